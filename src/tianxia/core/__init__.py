@@ -1,0 +1,31 @@
+"""The game-agnostic engine. It imports nothing else of tianxia."""
+
+from tianxia.core.actions import Action, ActionCodec, action
+from tianxia.core.constants import CHANCE, TERMINAL
+from tianxia.core.errors import IllegalActionError, NotationError
+from tianxia.core.game import JSON, Game, GameInfo, OptionSpec, State
+from tianxia.core.match import Match, replay, sample_chance
+from tianxia.core.registry import game_class, list_games, load_game, register_game, register_lazy
+
+__all__ = [
+    "CHANCE",
+    "JSON",
+    "TERMINAL",
+    "Action",
+    "ActionCodec",
+    "Game",
+    "GameInfo",
+    "IllegalActionError",
+    "Match",
+    "NotationError",
+    "OptionSpec",
+    "State",
+    "action",
+    "game_class",
+    "list_games",
+    "load_game",
+    "register_game",
+    "register_lazy",
+    "replay",
+    "sample_chance",
+]

@@ -1,0 +1,399 @@
+"""The engine contract: `Game` (a rules variant) and `State` (an immutable position).
+
+Games subclass both and fill the underscore hooks; the public methods here hold the
+policy every game shares (legality check, terminal guard, input conversion), so a
+face (bot, CLI, adapter) sees the same behaviour from every game.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
+
+from tianxia.core.actions import Action, ActionCodec
+from tianxia.core.constants import CHANCE, TERMINAL
+from tianxia.core.errors import IllegalActionError, NotationError
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One variant option of a game.
+
+    Args:
+        name: keyword accepted by `load_game`.
+        default: value when not given; may be overridden per player count by
+            `Game._default_option`.
+        choices: the allowed values (booleans: ``(False, True)``).
+        help: one line for `tianxia games`.
+        conformance: whether the conformance suite covers every choice.
+    """
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    help: str = ""
+    conformance: bool = True
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Declared facts about one game variant (the players and options fixed)."""
+
+    name: str
+    title: str
+    version: int
+    min_players: int
+    max_players: int
+    players: int
+    options: Mapping[str, Any]
+    option_specs: tuple[OptionSpec, ...]
+    num_distinct_actions: int
+    max_chance_outcomes: int
+    max_game_length: int
+    chance: Literal["explicit", "deterministic"]
+    information: Literal["perfect", "imperfect"]
+    utility: Literal["zero_sum", "constant_sum", "general_sum"]
+    min_utility: float
+    max_utility: float
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Game(ABC):
+    """A rules variant: fixed player count and options, static data, the action codec.
+
+    Subclasses set the class attributes and implement `new_initial_state`,
+    `state_from_json`, `_codec` and `_max_game_length`.
+    """
+
+    NAME: ClassVar[str]
+    TITLE: ClassVar[str]
+    VERSION: ClassVar[int] = 1
+    MIN_PLAYERS: ClassVar[int]
+    MAX_PLAYERS: ClassVar[int]
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
+    CHANCE_KIND: ClassVar[Literal["explicit", "deterministic"]] = "explicit"
+    INFORMATION: ClassVar[Literal["perfect", "imperfect"]] = "imperfect"
+    UTILITY: ClassVar[Literal["zero_sum", "constant_sum", "general_sum"]] = "zero_sum"
+    MIN_UTILITY: ClassVar[float] = -1.0
+    MAX_UTILITY: ClassVar[float] = 1.0
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        if players is None:
+            players = self.MIN_PLAYERS
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"{self.NAME}: players must be a whole number, not {players!r}")
+        if not self.MIN_PLAYERS <= players <= self.MAX_PLAYERS:
+            raise ValueError(
+                f"{self.NAME} is for {self.MIN_PLAYERS}-{self.MAX_PLAYERS} players, not {players}"
+            )
+        self.players: int = players
+        specs = {o.name: o for o in self.OPTIONS}
+        unknown = sorted(set(options) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise ValueError(f"{self.NAME} has no option {unknown[0]!r} (options: {known})")
+        chosen: dict[str, Any] = {}
+        for spec in self.OPTIONS:
+            value = options.get(spec.name, self._default_option(spec, players))
+            value = _coerce(spec, value)
+            if value not in spec.choices:
+                allowed = ", ".join(map(repr, spec.choices))
+                raise ValueError(
+                    f"{self.NAME}: option {spec.name}={value!r} is not one of {allowed}"
+                )
+            chosen[spec.name] = value
+        self._check_options(chosen)
+        self.options: Mapping[str, Any] = MappingProxyType(chosen)
+        self._codec_cache: ActionCodec | None = None
+        self._info_cache: GameInfo | None = None
+
+    # --- hooks -------------------------------------------------------------
+    def _default_option(self, spec: OptionSpec, players: int) -> Any:
+        """The default of `spec` for this player count (the declared default unless overridden)."""
+        return spec.default
+
+    def _check_options(self, options: Mapping[str, Any]) -> None:
+        """Refuse combinations of options the rules do not allow (raise ValueError)."""
+        return None
+
+    @abstractmethod
+    def _codec(self) -> ActionCodec:
+        """Every action and chance outcome of this variant, in a fixed documented order."""
+
+    @abstractmethod
+    def _max_game_length(self) -> int:
+        """An upper bound on the number of actions (chance outcomes included) in one game."""
+
+    def _info_extra(self) -> Mapping[str, Any]:
+        return {}
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The position before the first action (often a chance node: shuffles and deals)."""
+
+    @abstractmethod
+    def state_from_json(self, data: JSON) -> State:
+        """Inverse of `State.to_json`: an equal state."""
+
+    # --- public API ----------------------------------------------------------
+    @property
+    def codec(self) -> ActionCodec:
+        if self._codec_cache is None:
+            self._codec_cache = self._codec()
+        return self._codec_cache
+
+    @property
+    def info(self) -> GameInfo:
+        if self._info_cache is None:
+            codec = self.codec
+            self._info_cache = GameInfo(
+                name=self.NAME,
+                title=self.TITLE,
+                version=self.VERSION,
+                min_players=self.MIN_PLAYERS,
+                max_players=self.MAX_PLAYERS,
+                players=self.players,
+                options=self.options,
+                option_specs=self.OPTIONS,
+                num_distinct_actions=codec.num_actions,
+                max_chance_outcomes=codec.num_outcomes,
+                max_game_length=self._max_game_length(),
+                chance=self.CHANCE_KIND,
+                information=self.INFORMATION,
+                utility=self.UTILITY,
+                min_utility=self.MIN_UTILITY,
+                max_utility=self.MAX_UTILITY,
+                extra=MappingProxyType(dict(self._info_extra())),
+            )
+        return self._info_cache
+
+    def action_id(self, action: Action) -> int:
+        """The stable integer of `action`; chance outcomes follow the player actions."""
+        return self.codec.encode(action)
+
+    def action_from_id(self, i: int) -> Action:
+        """Inverse of `action_id`; a ValueError for an id outside the range."""
+        return self.codec.decode(i)
+
+    def parse_action_text(self, text: str) -> Action:
+        """The action written `text` in this game's notation (NotationError if none)."""
+        if not isinstance(text, str):
+            raise NotationError(repr(text), "notation must be a string")
+        return self.codec.parse(text)
+
+    def spec(self) -> JSON:
+        """What `load_game` needs to build this variant again."""
+        return {"game": self.NAME, "players": self.players, "options": dict(self.options)}
+
+    @classmethod
+    def option_sets(cls, players: int) -> list[dict[str, Any]]:
+        """Every combination of the options the conformance suite covers."""
+        specs = [o for o in cls.OPTIONS if o.conformance]
+        combos = itertools.product(*(o.choices for o in specs))
+        return [dict(zip([o.name for o in specs], c)) for c in combos]
+
+    def __repr__(self) -> str:
+        opts = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        return f"load_game({self.NAME!r}, players={self.players}{opts})"
+
+
+def _coerce(spec: OptionSpec, value: Any) -> Any:
+    """Accept command-line text for an option ('on', '3', 'true') as its typed value."""
+    if not isinstance(value, str):
+        return value
+    kinds = {type(c) for c in spec.choices}
+    if kinds == {bool}:
+        low = value.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+    elif kinds == {int}:
+        try:
+            return int(value)
+        except ValueError:
+            return value
+    elif kinds == {float}:
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
+class State(ABC):
+    """An immutable position. `apply` returns a new state; the old one stays valid.
+
+    Subclasses must never change a state after construction (caches excepted). They
+    implement `current_player`, `_legal_actions` (player nodes), `chance_outcomes`
+    (chance nodes), `_apply` (pure), `returns`, `scores`, `observation`, `to_json`,
+    and, for hidden information, `resample_from_infostate`.
+    """
+
+    __slots__ = ("_legal", "game")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._legal: tuple[Action, ...] | None = None
+
+    # --- hooks -------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """A seat index, `CHANCE` or `TERMINAL`."""
+
+    @abstractmethod
+    def _legal_actions(self) -> Sequence[Action]:
+        """Legal player actions at a player node, in codec order."""
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """`(outcome, probability)` pairs at a chance node, in a fixed order."""
+        raise IllegalActionError("ENGINE-3", "this is not a chance node")
+
+    @abstractmethod
+    def _apply(self, action: Action) -> State:
+        """The successor state; `action` is known to be legal. Must not change `self`."""
+
+    def _why_illegal(self, action: Action) -> tuple[str, str]:
+        """`(rule, reason)` for an action that is not legal now. Games name their rule."""
+        return ("ENGINE-2", f"{action} is not one of the actions open now")
+
+    def _describe(self, action: Action) -> str:
+        """What a legal action does, in one sentence."""
+        return f"{action} is legal"
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Utilities per seat (final at terminal states; zeros before)."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """The game's own points per seat, as they stand."""
+
+    @abstractmethod
+    def observation(self, seat: int | None) -> JSON:
+        """The JSON-able view of `seat` (None: a spectator)."""
+
+    @abstractmethod
+    def to_json(self) -> JSON:
+        """The full state as JSON-able data; `Game.state_from_json` inverts it."""
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
+        """A full state consistent with all `seat` has seen. Perfect information: itself."""
+        return self
+
+    def heuristic(self, seat: int) -> float:
+        """An estimate in [-1, 1] of `seat`'s final return, for bots to cut rollouts short.
+
+        The default compares the game's own scores; games register better ones by
+        overriding `heuristic_terms` and this method.
+        """
+        s = self.scores()
+        n = len(s)
+        if n < 2:
+            return 0.0
+        mine = s[seat]
+        best_other = max(v for i, v in enumerate(s) if i != seat)
+        scale = max(1.0, sum(abs(v) for v in s) / n)
+        return math.tanh((mine - best_other) / scale)
+
+    def heuristic_terms(self, seat: int) -> dict[str, float]:
+        """The main terms of `heuristic`, by name, for a bot's explanation."""
+        return {"score": float(self.scores()[seat])}
+
+    # --- public API ----------------------------------------------------------
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Actions open now: player actions, or the chance outcomes at a chance node.
+
+        Empty exactly when the state is terminal.
+        """
+        if self._legal is None:
+            p = self.current_player()
+            if p == TERMINAL:
+                self._legal = ()
+            elif p == CHANCE:
+                self._legal = tuple(a for a, _ in self.chance_outcomes())
+            else:
+                self._legal = tuple(self._legal_actions())
+        return self._legal
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def to_action(self, action: Action | str | int) -> Action:
+        """Accept an action, its notation, or its id."""
+        if isinstance(action, Action):
+            return action
+        if isinstance(action, str):
+            return self.parse_action(action)
+        if isinstance(action, int) and not isinstance(action, bool):
+            return self.game.action_from_id(action)
+        raise NotationError(repr(action), "an action, its notation or its id is needed")
+
+    def check(self, action: Action) -> None:
+        """Raise `IllegalActionError` unless `action` is legal now."""
+        if self.is_terminal():
+            raise IllegalActionError("ENGINE-1", "the game is over; no action can be taken", action)
+        if action in self.legal_actions():
+            return
+        if self.is_chance_node():
+            raise IllegalActionError(
+                "ENGINE-3", f"chance decides now, and {action} is not one of its outcomes", action
+            )
+        rule, reason = self._why_illegal(action)
+        raise IllegalActionError(rule, reason, action)
+
+    def apply(self, action: Action | str | int) -> State:
+        """The state after `action`; raises `IllegalActionError` (naming the rule) if illegal.
+
+        `self` is left unchanged either way.
+        """
+        a = self.to_action(action)
+        self.check(a)
+        return self._apply(a)
+
+    def apply_unchecked(self, action: Action) -> State:
+        """`apply` without the legality check, for search over actions already known legal."""
+        return self._apply(action)
+
+    def parse_action(self, text: str) -> Action:
+        """The action written `text`; `str(action)` is the inverse."""
+        return self.game.parse_action_text(text)
+
+    def explain(self, action: Action | str | int) -> str:
+        """Why `action` is or is not legal now, in one sentence."""
+        try:
+            a = self.to_action(action)
+            self.check(a)
+        except (IllegalActionError, NotationError, ValueError) as e:
+            return f"illegal: {e}"
+        return f"legal: {self._describe(a)}"
+
+    def observation_string(self, seat: int | None) -> str:
+        """The observation as canonical JSON text (a key for information sets)."""
+        return json.dumps(self.observation(seat), sort_keys=True, separators=(",", ":"))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(self) is not type(other):
+            return NotImplemented
+        assert isinstance(other, State)
+        return self.game.spec() == other.game.spec() and self.to_json() == other.to_json()
+
+    def __hash__(self) -> int:
+        return hash(json.dumps(self.to_json(), sort_keys=True))
+
+    def __str__(self) -> str:
+        return json.dumps(self.observation(None), sort_keys=True, indent=1)

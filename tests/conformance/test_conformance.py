@@ -1,0 +1,51 @@
+"""The contract of docs/engine.md, checked on every registered game."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from harness import Case, cases, check_bad_construction, check_game
+
+import tianxia
+from tianxia.core import Match, NotationError
+
+GAMES = tianxia.list_games()
+SEEDS = range(int(os.environ.get("TIANXIA_CONFORMANCE_SEEDS", "2")))
+
+
+@pytest.mark.parametrize("case", cases(GAMES))
+def test_random_games_keep_the_contract(case: Case) -> None:
+    check_game(case, SEEDS)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_construction_is_refused(name: str) -> None:
+    check_bad_construction(name)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_input_is_refused_and_changes_nothing(name: str) -> None:
+    game = tianxia.load_game(name)
+    m = Match(game, seed=1)
+    m.resolve_chance()
+    before = m.state.to_json()
+    for bad in ("", "   ", "no such move", "\x00", "9" * 40):
+        with pytest.raises(NotationError):
+            m.state.parse_action(bad)
+        with pytest.raises((NotationError, tianxia.IllegalActionError, ValueError)):
+            m.play(bad)
+    for bad_id in (-1, 10**9):
+        with pytest.raises(ValueError):
+            m.play(bad_id)
+    assert m.state.to_json() == before and m.log == m.log[: len(m.log)]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_info_is_declared(name: str) -> None:
+    game = tianxia.load_game(name)
+    info = game.info
+    assert info.name == name and info.title and info.version >= 1
+    assert info.num_distinct_actions > 0 and info.max_game_length > 0
+    json.dumps({k: v for k, v in game.spec().items()})
