@@ -11,6 +11,7 @@ import itertools
 import json
 import math
 import random
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -190,6 +191,10 @@ class Game(ABC):
             raise NotationError(repr(text), "notation must be a string")
         return self.codec.parse(text)
 
+    def observation_tensor_size(self) -> int:
+        """Length of `State.observation_tensor`."""
+        return 1024
+
     def spec(self) -> JSON:
         """What `load_game` needs to build this variant again."""
         return {"game": self.NAME, "players": self.players, "options": dict(self.options)}
@@ -228,6 +233,23 @@ def _coerce(spec: OptionSpec, value: Any) -> Any:
         except ValueError:
             return value
     return value
+
+
+def hashed_features(obs: Any, size: int) -> list[float]:
+    """A fixed-length vector from nested JSON data (the hashing trick, with crc32)."""
+    vec = [0.0] * size
+    stack: list[tuple[str, Any]] = [("", obs)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{path}/{k}", v) for k, v in value.items())
+        elif isinstance(value, list | tuple):
+            stack.extend((f"{path}/{i}", v) for i, v in enumerate(value))
+        elif isinstance(value, int | float):
+            vec[zlib.crc32(path.encode()) % size] += float(value)
+        elif value is not None:
+            vec[zlib.crc32(f"{path}={value}".encode()) % size] += 1.0
+    return vec
 
 
 class State(ABC):
@@ -289,6 +311,15 @@ class State(ABC):
     def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
         """A full state consistent with all `seat` has seen. Perfect information: itself."""
         return self
+
+    def observation_tensor(self, seat: int | None) -> list[float]:
+        """The observation as a fixed-length vector of `Game.observation_tensor_size()`.
+
+        The default hashes every leaf of `observation(seat)` (its path, and its value if
+        the value is text) into a bucket: exact for numbers and flags, lossy only where
+        two leaves share a bucket. Games may override it with a hand-made encoding.
+        """
+        return hashed_features(self.observation(seat), self.game.observation_tensor_size())
 
     def heuristic(self, seat: int) -> float:
         """An estimate in [-1, 1] of `seat`'s final return, for bots to cut rollouts short.
