@@ -1,0 +1,108 @@
+"""What every bot shares: its seat, its own random stream, input checks and the explanation.
+
+A bot is handed the true state in `act`, but decides only from what its seat may know:
+`observation(seat)`, `legal_actions()`, `current_player()` and states drawn with
+`resample_from_infostate(seat, rng)` (and the states it derives from those).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from tianxia.core import Action, Game, State
+
+
+def _check_number(
+    bot: str, name: str, value: Any, *, kind: type, low: float, high: float | None = None
+) -> Any:
+    """`value` as `kind` if it lies in [low, high]; a ValueError that says which otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{bot}: option {name} must be a number, not {value!r}")
+    if kind is int and value != int(value):
+        raise ValueError(f"{bot}: option {name} must be a whole number, not {value!r}")
+    value = kind(value)
+    if value < low or (high is not None and value > high):
+        bound = f">= {low}" if high is None else f"in {low}..{high}"
+        raise ValueError(f"{bot}: option {name} must be {bound}, not {value!r}")
+    return value
+
+
+class Bot(ABC):
+    """A seat's player. Subclasses implement `_choose` and may extend `explain`.
+
+    Args:
+        game: the variant the bot plays.
+        seat: the seat it plays, `0 .. game.players - 1`.
+        seed: seeds the bot's own random stream (never the global one).
+        options: bot-specific settings (see `OPTIONS` of each bot).
+    """
+
+    NAME: ClassVar[str]
+    OPTIONS: ClassVar[Mapping[str, Any]] = {}
+
+    def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
+        if not isinstance(game, Game):
+            raise ValueError(f"{self.NAME}: a loaded game is needed, not {game!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ValueError(f"{self.NAME}: seat must be a whole number, not {seat!r}")
+        if not 0 <= seat < game.players:
+            raise ValueError(
+                f"{self.NAME}: seat {seat} does not exist in a {game.players}-player game"
+            )
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"{self.NAME}: seed must be a whole number, not {seed!r}")
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            known = ", ".join(self.OPTIONS) or "none"
+            raise ValueError(f"{self.NAME} bot has no option {unknown[0]!r} (options: {known})")
+        self.game = game
+        self.seat = seat
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.options: dict[str, Any] = {**self.OPTIONS, **options}
+        self._explanation = f"{self.NAME}: no decision yet"
+
+    def act(self, state: State) -> Action:
+        """The action this bot takes in `state`, where its seat is to move.
+
+        Raises:
+            ValueError: `state` is of another game variant, over, or not this seat's turn.
+        """
+        if not isinstance(state, State):
+            raise ValueError(f"{self.NAME}: a state is needed, not {state!r}")
+        if state.game.spec() != self.game.spec():
+            raise ValueError(
+                f"{self.NAME}: the state is of {state.game!r}, but this bot plays {self.game!r}"
+            )
+        to_move = state.current_player()
+        if to_move != self.seat:
+            who = "nobody (the game is over)" if state.is_terminal() else f"seat {to_move}"
+            if state.is_chance_node():
+                who = "chance"
+            raise ValueError(f"{self.NAME} plays seat {self.seat}, but {who} is to move")
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self._explanation = f"{self.NAME}: {legal[0]} is the only legal action"
+            return legal[0]
+        return self._choose(state, legal)
+
+    @abstractmethod
+    def _choose(self, state: State, legal: tuple[Action, ...]) -> Action:
+        """Pick one of `legal` (two or more) and set `self._explanation`."""
+
+    def explain(self) -> str:
+        """Why the last action was chosen: alternatives, their figures, evaluation terms."""
+        return self._explanation
+
+    def __repr__(self) -> str:
+        opts = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        return f"make({self.NAME!r}, {self.game!r}, seat={self.seat}, seed={self.seed}{opts})"
+
+
+def terms_text(terms: Mapping[str, float], limit: int = 6) -> str:
+    """The largest evaluation terms by size, as `name +0.42` pairs."""
+    top = sorted(terms.items(), key=lambda kv: (-abs(kv[1]), kv[0]))[:limit]
+    return ", ".join(f"{k} {v:+.3g}" for k, v in top) or "none"

@@ -1,0 +1,17 @@
+"""The uniform random bot: the baseline every other bot must beat."""
+
+from __future__ import annotations
+
+from tianxia.bots.base import Bot
+from tianxia.core import Action, State
+
+
+class RandomBot(Bot):
+    """Chooses uniformly among the legal actions with its own random stream."""
+
+    NAME = "random"
+
+    def _choose(self, state: State, legal: tuple[Action, ...]) -> Action:
+        choice = self.rng.choice(legal)
+        self._explanation = f"random: {choice}, drawn uniformly from {len(legal)} legal actions"
+        return choice
