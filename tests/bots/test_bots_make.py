@@ -33,7 +33,7 @@ def test_random_bot_plays_a_legal_action_reproducibly(name: str) -> None:
 
 def test_unknown_bot_is_refused_with_the_known_names() -> None:
     game = tianxia.load_game("highcard", players=2)
-    with pytest.raises(ValueError, match="no bot called 'oracle'.*random"):
+    with pytest.raises(ValueError, match=r"no bot called 'oracle'.*random"):
         tianxia.bots.make("oracle", game, 0)
 
 

@@ -1,0 +1,186 @@
+"""Information-set Monte Carlo tree search (single observer, UCT with availability counts).
+
+Every simulation draws a fresh determinisation of the bot's information state with
+`resample_from_infostate`, walks the one shared tree with UCT restricted to the actions
+legal in that determinisation (Cowling, Powley and Whitehouse 2012), adds one node, plays
+random moves for at most `rollout_depth` decisions and then scores the position with the
+game's evaluation hook. Chance outcomes are drawn from the bot's own stream and do not
+branch the tree (open loop), so hidden deals do not split the statistics.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from tianxia.bots.base import Bot, _check_number, terms_text
+from tianxia.bots.evaluation import mean_terms, values
+from tianxia.core import CHANCE, TERMINAL, Action, Game, State, sample_chance
+
+_TOP = 5
+_TERM_SAMPLES = 8
+_DEFAULT_SIMULATIONS = 1000
+
+
+class _Node:
+    """Statistics of one action taken at an information set, for the seat that took it."""
+
+    __slots__ = ("avail", "children", "player", "total", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+        self.player = player
+
+
+class ISMCTSBot(Bot):
+    """ISMCTS over `resample_from_infostate`.
+
+    Options:
+        simulations: simulations per decision (default 1000 when no time limit is set).
+        time_limit: seconds per decision; with both set, whichever ends first.
+        exploration: the UCT constant, for values on [-1, 1].
+        rollout_depth: random decisions after the new node before the evaluation hook
+            scores the position (0: score it at once).
+    """
+
+    NAME = "ismcts"
+    OPTIONS: ClassVar[Mapping[str, Any]] = {
+        "simulations": None,
+        "time_limit": None,
+        "exploration": 1.0,
+        "rollout_depth": 8,
+    }
+
+    def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
+        super().__init__(game, seat, seed, **options)
+        o = self.options
+        sims, limit = o["simulations"], o["time_limit"]
+        if sims is not None:
+            sims = _check_number(self.NAME, "simulations", sims, kind=int, low=1)
+        if limit is not None:
+            limit = _check_number(self.NAME, "time_limit", limit, kind=float, low=0.001)
+        if sims is None and limit is None:
+            sims = _DEFAULT_SIMULATIONS
+        self.simulations: int | None = sims
+        self.time_limit: float | None = limit
+        self.exploration: float = _check_number(
+            self.NAME, "exploration", o["exploration"], kind=float, low=0.0
+        )
+        self.rollout_depth: int = _check_number(
+            self.NAME, "rollout_depth", o["rollout_depth"], kind=int, low=0
+        )
+        self.last_simulations = 0
+        self.last_seconds = 0.0
+
+    @property
+    def simulations_per_second(self) -> float:
+        """Speed of the last search."""
+        return self.last_simulations / self.last_seconds if self.last_seconds > 0 else 0.0
+
+    def _choose(self, state: State, legal: tuple[Action, ...]) -> Action:
+        rng = self.rng
+        seat = self.seat
+        root = _Node(seat)
+        budget = self.simulations if self.simulations is not None else math.inf
+        deadline = (
+            time.perf_counter() + self.time_limit if self.time_limit is not None else math.inf
+        )
+        start = time.perf_counter()
+        samples: list[State] = []
+        done = 0
+        while done < budget:
+            world = state.resample_from_infostate(seat, rng)
+            if len(samples) < _TERM_SAMPLES:
+                samples.append(world)
+            self._simulate(root, world)
+            done += 1
+            if deadline != math.inf and time.perf_counter() >= deadline:
+                break
+        self.last_simulations = done
+        self.last_seconds = time.perf_counter() - start
+        ranked = sorted(
+            ((a, root.children[a]) for a in legal if a in root.children),
+            key=lambda ac: (-ac[1].visits, -ac[1].total / max(1, ac[1].visits)),
+        )
+        choice = ranked[0][0]
+        self._explanation = self._describe_search(choice, ranked, samples)
+        return choice
+
+    def _simulate(self, root: _Node, state: State) -> None:
+        rng = self.rng
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        node = root
+        path: list[_Node] = []
+        while True:
+            p = state.current_player()
+            if p == TERMINAL:
+                result = values(state)
+                break
+            if p == CHANCE:
+                state = state.apply_unchecked(sample_chance(state, rng))
+                continue
+            legal = state.legal_actions()
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:
+                for a in legal:
+                    known = children.get(a)
+                    if known is not None:
+                        known.avail += 1
+                a = untried[0] if len(untried) == 1 else rng.choice(untried)
+                node = children[a] = _Node(p)
+                path.append(node)
+                result = self._rollout(state.apply_unchecked(a))
+                break
+            best_score = -math.inf
+            best_action = legal[0]
+            best_child = None
+            for a in legal:
+                child = children[a]
+                child.avail += 1
+                score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+                if score > best_score:
+                    best_score, best_action, best_child = score, a, child
+            assert best_child is not None
+            node = best_child
+            path.append(node)
+            state = state.apply_unchecked(best_action)
+        for n in path:
+            n.visits += 1
+            n.total += result[n.player]
+        root.visits += 1
+
+    def _rollout(self, state: State) -> list[float]:
+        rng = self.rng
+        decisions = 0
+        while True:
+            p = state.current_player()
+            if p == TERMINAL:
+                return values(state)
+            if p == CHANCE:
+                state = state.apply_unchecked(sample_chance(state, rng))
+                continue
+            if decisions >= self.rollout_depth:
+                return values(state)
+            state = state.apply_unchecked(rng.choice(state.legal_actions()))
+            decisions += 1
+
+    def _describe_search(
+        self, choice: Action, ranked: list[tuple[Action, _Node]], samples: list[State]
+    ) -> str:
+        speed = self.simulations_per_second
+        lines = [
+            f"ismcts: {choice} after {self.last_simulations} simulations "
+            f"in {self.last_seconds:.2f}s ({speed:.0f}/s), {len(ranked)} actions tried"
+        ]
+        for a, n in ranked[:_TOP]:
+            lines.append(f"  {a}: {n.visits} visits, value {n.total / max(1, n.visits):+.3f}")
+        lines.append(f"  terms now: {terms_text(mean_terms(samples, self.seat))}")
+        return "\n".join(lines)

@@ -1,0 +1,109 @@
+"""Greedy and ISMCTS: they choose sensibly, explain themselves, and respect their budget."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import tianxia
+import tianxia.bots
+from tianxia.bots.ismcts import ISMCTSBot
+from tianxia.core import Match, State
+
+
+def _highcard_with(cards: tuple[int, int]) -> State:
+    game = tianxia.load_game("highcard", players=2)
+    return game.new_initial_state().apply(f"deal {cards[0]}").apply(f"deal {cards[1]}")
+
+
+@pytest.mark.parametrize("bot_name", ["greedy", "ismcts"])
+def test_a_low_card_is_swapped_and_a_high_card_kept(bot_name: str) -> None:
+    low = _highcard_with((1, 4))
+    high = _highcard_with((6, 4))
+    for seed in range(3):
+        bot = tianxia.bots.make(bot_name, low.game, 0, seed=seed)
+        assert str(bot.act(low)) == "swap"
+        assert str(bot.act(high)) == "stay"
+
+
+def test_ismcts_explains_its_alternatives_with_visits_values_and_terms() -> None:
+    bot = tianxia.bots.make("ismcts", _highcard_with((2, 5)).game, 0, seed=1, simulations=200)
+    bot.act(_highcard_with((2, 5)))
+    text = bot.explain()
+    first, *rest = text.splitlines()
+    assert first.startswith("ismcts: swap after 200 simulations")
+    assert any(line.strip().startswith("swap:") and "visits" in line for line in rest)
+    assert any(line.strip().startswith("stay:") and "value" in line for line in rest)
+    assert "terms now: score +2" in text
+    visits = [int(line.split(":")[1].split()[0]) for line in rest if "visits" in line]
+    assert sum(visits) == 200
+
+
+def test_explain_before_any_decision_says_so() -> None:
+    bot = tianxia.bots.make("greedy", tianxia.load_game("highcard", players=2), 1)
+    assert "no decision yet" in bot.explain()
+
+
+def test_greedy_explains_the_values_it_compared() -> None:
+    state = _highcard_with((1, 4))
+    bot = tianxia.bots.make("greedy", state.game, 0, seed=0)
+    bot.act(state)
+    text = bot.explain()
+    assert text.startswith("greedy: swap")
+    assert re.search(r"\n  swap: [+-]\d\.\d{3}\n  stay: -0\.\d{3}\n", text)
+    assert "terms after swap: score" in text
+
+
+def test_ismcts_counts_its_simulations() -> None:
+    state = _highcard_with((3, 4))
+    bot = tianxia.bots.make("ismcts", state.game, 0, seed=0, simulations=77)
+    assert isinstance(bot, ISMCTSBot)
+    bot.act(state)
+    assert bot.last_simulations == 77
+    assert bot.simulations_per_second > 0
+
+
+def test_ismcts_with_a_time_limit_alone_still_decides() -> None:
+    state = _highcard_with((3, 4))
+    bot = tianxia.bots.make("ismcts", state.game, 0, seed=0, time_limit=0.01)
+    assert bot.act(state) in state.legal_actions()
+    assert bot.last_simulations >= 1
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"simulations": 0}, "simulations must be >= 1"),
+        ({"simulations": 2.5}, "simulations must be a whole number"),
+        ({"simulations": "many"}, "simulations must be a number"),
+        ({"time_limit": -1}, "time_limit must be >= 0.001"),
+        ({"exploration": -0.5}, "exploration must be >= 0"),
+        ({"rollout_depth": True}, "rollout_depth must be a number"),
+    ],
+)
+def test_bad_search_options_are_refused(options: dict, message: str) -> None:
+    game = tianxia.load_game("highcard", players=2)
+    with pytest.raises(ValueError, match=message):
+        tianxia.bots.make("ismcts", game, 0, **options)
+
+
+def test_greedy_refuses_a_negative_number_of_determinizations() -> None:
+    game = tianxia.load_game("highcard", players=2)
+    with pytest.raises(ValueError, match="determinizations must be >= 0"):
+        tianxia.bots.make("greedy", game, 0, determinizations=-1)
+
+
+@pytest.mark.parametrize("bot_name", ["greedy", "ismcts"])
+@pytest.mark.parametrize("name", tianxia.list_games())
+def test_search_bots_finish_a_whole_game(name: str, bot_name: str) -> None:
+    game = tianxia.load_game(name)
+    match = Match(game, seed=1)
+    options = {"simulations": 10, "rollout_depth": 2} if bot_name == "ismcts" else {}
+    bots = [tianxia.bots.make(bot_name, game, s, seed=s, **options) for s in range(game.players)]
+    while not match.state.is_terminal():
+        if match.state.is_chance_node():
+            match.resolve_chance()
+        else:
+            match.play(bots[match.state.current_player()].act(match.state))
+    assert len(match.state.returns()) == game.players
