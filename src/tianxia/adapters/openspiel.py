@@ -1,0 +1,459 @@
+"""Every Tianxia game as an OpenSpiel python game.
+
+>>> from tianxia.adapters import openspiel
+>>> names = openspiel.register()          # ['tianxia_china', ...]
+>>> import pyspiel
+>>> game = pyspiel.load_game("tianxia_greatwall(players=3)")  # doctest: +SKIP
+
+Mapping, for a variant with ``n = num_distinct_actions``:
+
+- player actions keep their engine ids ``0 .. n-1``; chance outcome ``k`` of OpenSpiel is
+  the engine id ``n + k``;
+- parameters: ``players`` and every option of the game. An option whose default depends
+  on the player count is a text parameter whose default ``"default"`` means "the game's
+  default for this player count"; any other text is read as the engine reads command-line
+  text (``"on"``, ``"3"``);
+- observation string: the engine's canonical JSON observation of the seat; observation
+  tensor: `State.observation_tensor`. A public observer (``private_info=NONE``) sees the
+  spectator's view;
+- information state string (perfect recall): the current observation string followed by
+  a digest that chains every observation the seat has received (consecutive repeats
+  folded, since the seat cannot tell them apart) and every action it took. The digest
+  keeps the key short however long the game, which search trees need;
+- information state tensor: the observation tensor followed by how many times the seat
+  has taken each action: fixed length, so lossy about order;
+- `resample_from_infostate`: the engine's, with the seat's recall copied over; the other
+  seats' recall in a resampled world starts from their current view (it has no past).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import tianxia
+from tianxia.core import CHANCE, TERMINAL, Game, IllegalActionError, NotationError, State
+
+PREFIX = "tianxia_"
+DEFAULT = "default"
+
+_CHANCE_MODE = {
+    "explicit": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    "deterministic": pyspiel.GameType.ChanceMode.DETERMINISTIC,
+}
+_INFORMATION = {
+    "perfect": pyspiel.GameType.Information.PERFECT_INFORMATION,
+    "imperfect": pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+}
+_UTILITY = {
+    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
+    "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+    "general_sum": pyspiel.GameType.Utility.GENERAL_SUM,
+}
+
+
+def short_name(name: str) -> str:
+    """The OpenSpiel name of Tianxia game `name`."""
+    return PREFIX + name
+
+
+def register(names: Sequence[str] | None = None) -> list[str]:
+    """Register games (default: every one of `tianxia.list_games()`) with pyspiel.
+
+    Calling it again is harmless: names already registered are left as they are.
+
+    Returns:
+        The OpenSpiel short names, in the order of `names`.
+
+    Raises:
+        ValueError: a name that is not a Tianxia game.
+    """
+    chosen = list(tianxia.list_games() if names is None else names)
+    known = set(pyspiel.registered_names())
+    out = []
+    for name in chosen:
+        short = short_name(name)
+        if short not in known:
+            game_type = _game_type(name)
+            cls = type(f"SpielGame_{name}", (SpielGame,), {"TIANXIA_NAME": name})
+            # pyspiel pickles states (clone across processes, serialisation) by class name.
+            globals()[cls.__name__] = cls
+            pyspiel.register_game(game_type, cls)
+            known.add(short)
+        out.append(short)
+    return out
+
+
+def load(name: str, players: int | None = None, **options: Any) -> SpielGame:
+    """`pyspiel.load_game` for Tianxia game `name`, registering it first if needed."""
+    register([name])
+    params: dict[str, Any] = dict(options)
+    if players is not None:
+        params["players"] = players
+    game = pyspiel.load_game(short_name(name), params)
+    assert isinstance(game, SpielGame)
+    return game
+
+
+def _parameter_spec(name: str) -> dict[str, Any]:
+    """OpenSpiel parameters: `players` and each option, typed when its default is fixed."""
+    base = tianxia.load_game(name)
+    info = base.info
+    per_count = [
+        tianxia.load_game(name, players=n).options
+        for n in range(info.min_players, info.max_players + 1)
+    ]
+    spec: dict[str, Any] = {"players": info.min_players}
+    for opt in info.option_specs:
+        defaults = {repr(o[opt.name]) for o in per_count}
+        value = base.options[opt.name]
+        typed = isinstance(value, bool | int | float | str)
+        spec[opt.name] = value if typed and len(defaults) == 1 else DEFAULT
+    return spec
+
+
+def _game_type(name: str) -> pyspiel.GameType:
+    info = tianxia.load_game(name).info
+    return pyspiel.GameType(
+        short_name=short_name(name),
+        long_name=f"Tianxia {info.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=_CHANCE_MODE[info.chance],
+        information=_INFORMATION[info.information],
+        utility=_UTILITY[info.utility],
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameter_spec(name),
+    )
+
+
+def _engine_options(name: str, params: Mapping[str, Any]) -> tuple[int | None, dict[str, Any]]:
+    players = params.get("players")
+    options = {k: v for k, v in params.items() if k != "players" and v != DEFAULT}
+    return (int(players) if players is not None else None), options
+
+
+class SpielGame(pyspiel.Game):
+    """A Tianxia variant seen by OpenSpiel. `tianxia_game` is the engine's `Game`."""
+
+    TIANXIA_NAME = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        players, options = _engine_options(self.TIANXIA_NAME, params or {})
+        try:
+            game = tianxia.load_game(self.TIANXIA_NAME, players=players, **options)
+        except ValueError as e:
+            raise ValueError(f"{short_name(self.TIANXIA_NAME)}: {e}") from e
+        info = game.info
+        utility_sum = None
+        if info.utility == "zero_sum":
+            utility_sum = 0.0
+        elif info.utility == "constant_sum":
+            utility_sum = float(info.extra["utility_sum"])
+        game_info = pyspiel.GameInfo(
+            num_distinct_actions=info.num_distinct_actions,
+            max_chance_outcomes=info.max_chance_outcomes,
+            num_players=game.players,
+            min_utility=float(info.min_utility),
+            max_utility=float(info.max_utility),
+            utility_sum=utility_sum,
+            max_game_length=info.max_game_length,
+        )
+        full = {"players": game.players, **{k: _param(v) for k, v in (params or {}).items()}}
+        full["players"] = game.players
+        super().__init__(_game_type(self.TIANXIA_NAME), game_info, full)
+        self._attach(game)
+
+    def _attach(self, game: Game) -> None:
+        self.tianxia_game: Game = game
+        self.num_actions = game.info.num_distinct_actions
+        self.obs_size = game.observation_tensor_size()
+
+    def __getattr__(self, name: str) -> Any:
+        # pyspiel rebuilds unpickled games without calling __init__: reattach from params.
+        if name in ("tianxia_game", "num_actions", "obs_size"):
+            players, options = _engine_options(self.TIANXIA_NAME, self.get_parameters())
+            self._attach(tianxia.load_game(self.TIANXIA_NAME, players=players, **options))
+            return getattr(self, name)
+        raise AttributeError(name)
+
+    def new_initial_state(self) -> SpielState:
+        return SpielState(self, self.tianxia_game.new_initial_state())
+
+    def wrap(self, state: State) -> SpielState:
+        """An OpenSpiel state at the engine's `state` (with no recall of earlier steps)."""
+        if state.game.spec() != self.tianxia_game.spec():
+            raise ValueError(f"the state is of {state.game!r}, not of {self.tianxia_game!r}")
+        return SpielState(self, state)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> Observer:
+        return Observer(self, iig_obs_type, params)
+
+
+def _param(v: Any) -> Any:
+    return v if isinstance(v, bool | int | float | str) else str(v)
+
+
+class _Trail:
+    """One step of a game's history, kept to answer perfect-recall questions lazily.
+
+    `actor` took `action` (an engine id) to reach `state`. `digests` caches each seat's
+    recall digest at this step; a resampled world presets them.
+    """
+
+    __slots__ = ("action", "actor", "digests", "obs", "parent", "state")
+
+    def __init__(self, parent: _Trail | None, state: State, actor: int, action: int | None) -> None:
+        self.parent = parent
+        self.state = state
+        self.actor = actor
+        self.action = action
+        self.digests: dict[int, bytes] = {}
+        self.obs: dict[int, str] = {}
+
+    def observation(self, seat: int) -> str:
+        text = self.obs.get(seat)
+        if text is None:
+            text = self.obs[seat] = self.state.observation_string(seat)
+        return text
+
+    def digest(self, seat: int) -> bytes:
+        """The chained hash of all `seat` has observed and done up to this step."""
+        pending: list[_Trail] = []
+        node: _Trail | None = self
+        while node is not None and seat not in node.digests:
+            pending.append(node)
+            node = node.parent
+        for step in reversed(pending):
+            base = step.parent.digests[seat] if step.parent is not None else b""
+            own = step.actor == seat and step.action is not None
+            obs = step.observation(seat)
+            if not own and step.parent is not None and obs == step.parent.observation(seat):
+                step.digests[seat] = base
+                continue
+            h = hashlib.blake2b(base, digest_size=16)
+            if own:
+                h.update(b"\x00did %d" % step.action)  # type: ignore[str-format]
+            h.update(b"\x00saw ")
+            h.update(obs.encode())
+            step.digests[seat] = h.digest()
+        return self.digests[seat]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as the engine state plus each seat's recall: the steps before are not
+        # needed to answer any question about this one.
+        players = self.state.game.players
+        digests = {seat: self.digest(seat) for seat in range(players)}
+        return (_rebuild_trail, (self.state.game.spec(), self.state.to_json(), digests))
+
+    def root(self) -> _Trail:
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        return node
+
+    def path(self) -> list[_Trail]:
+        """The steps from the root (excluded) to this one."""
+        steps = []
+        node: _Trail | None = self
+        while node is not None and node.parent is not None:
+            steps.append(node)
+            node = node.parent
+        steps.reverse()
+        return steps
+
+    def own_actions(self, seat: int) -> list[int]:
+        out = []
+        node: _Trail | None = self
+        while node is not None:
+            if node.actor == seat and node.action is not None:
+                out.append(node.action)
+            node = node.parent
+        return out
+
+
+def _rebuild_trail(spec: Mapping[str, Any], data: Any, digests: dict[int, bytes]) -> _Trail:
+    game = tianxia.load_game(spec["game"], players=spec["players"], **spec["options"])
+    trail = _Trail(None, game.state_from_json(data), CHANCE, None)
+    trail.digests.update(digests)
+    return trail
+
+
+class SpielState(pyspiel.State):
+    """An OpenSpiel state over an immutable engine state (`tianxia_state`)."""
+
+    def __init__(self, game: SpielGame, state: State, trail: _Trail | None = None) -> None:
+        super().__init__(game)
+        self._game = game
+        self._trail = trail if trail is not None else _Trail(None, state, CHANCE, None)
+        self._replaying: _Trail | None = None
+
+    @property
+    def tianxia_state(self) -> State:
+        """The engine's state under this OpenSpiel state."""
+        return self._trail.state
+
+    # --- the pyspiel python-game hooks ---------------------------------------
+    def current_player(self) -> int:
+        p = self.tianxia_state.current_player()
+        if p == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if p == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return p
+
+    def is_terminal(self) -> bool:
+        return self.tianxia_state.is_terminal()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.tianxia_state.current_player():
+            return []
+        game = self._game.tianxia_game
+        return [game.action_id(a) for a in self.tianxia_state.legal_actions()]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        game = self._game.tianxia_game
+        n = self._game.num_actions
+        return [(game.action_id(a) - n, p) for a, p in self.tianxia_state.chance_outcomes()]
+
+    def engine_id(self, action: int) -> int:
+        """The engine's id of OpenSpiel action `action` in this state."""
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise NotationError(repr(action), "OpenSpiel actions are whole numbers")
+        if self.tianxia_state.is_chance_node():
+            return int(action) + self._game.num_actions
+        return int(action)
+
+    def _apply_action(self, action: int) -> None:
+        if self._replaying is not None:
+            self._trail = self._replaying
+            return
+        actor = self.tianxia_state.current_player()
+        i = self.engine_id(action)
+        try:
+            a = self._game.tianxia_game.action_from_id(i)
+        except ValueError as e:
+            raise IllegalActionError("ENGINE-2", str(e)) from None
+        self._trail = _Trail(self._trail, self.tianxia_state.apply(a), actor, i)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        n = self._game.num_actions
+        i = int(action) + n if player == CHANCE else int(action)
+        return str(self._game.tianxia_game.action_from_id(i))
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self.tianxia_state.returns()]
+
+    def rewards(self) -> list[float]:
+        # Utilities arrive once, at the end, so the last step's reward is the return.
+        return self.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
+        """A world `player_id` cannot tell from this one, drawn by the engine.
+
+        `probability_sampler` is any callable returning a float in [0, 1) (OpenSpiel's
+        samplers are); it seeds the draw. The seat's recall is carried over, so the
+        information state string is unchanged.
+        """
+        seed = int(probability_sampler() * 2**53) if callable(probability_sampler) else None
+        return self.resample(player_id, random.Random(seed))
+
+    def resample(self, seat: int, rng: random.Random) -> SpielState:
+        """`resample_from_infostate` drawing from the engine-style `rng`."""
+        players = self._game.tianxia_game.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be in 0..{players - 1}, not {seat!r}")
+        world = self.tianxia_state.resample_from_infostate(seat, rng)
+        trail = _Trail(None, world, CHANCE, None)
+        trail.digests[seat] = self._trail.digest(seat)
+        for other in range(players):
+            if other != seat:
+                h = hashlib.blake2b(b"resampled", digest_size=16)
+                h.update(world.observation_string(other).encode())
+                trail.digests[other] = h.digest()
+        return SpielState(self._game, world, trail)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
+        # pyspiel clones python states with `copy.deepcopy`. The engine state is immutable
+        # and the trail only grows at its tip, so a clone shares both; pyspiel's own action
+        # history is rebuilt by stepping along the trail without touching the engine again.
+        twin = SpielState(self._game, self._trail.root().state, self._trail.root())
+        n = self._game.num_actions
+        for node in self._trail.path():
+            assert node.action is not None
+            spiel_action = node.action - n if node.actor == CHANCE else node.action
+            twin._replaying = node
+            pyspiel.State.apply_action(twin, spiel_action)
+        twin._replaying = None
+        return twin
+
+    def clone(self) -> SpielState:
+        return self.__deepcopy__({})
+
+    def __str__(self) -> str:
+        return str(self.tianxia_state)
+
+    # --- views --------------------------------------------------------------
+    def trail(self) -> _Trail:
+        return self._trail
+
+
+class Observer:
+    """OpenSpiel's observer interface (`string_from`, `set_from`, `tensor`, `dict`)."""
+
+    def __init__(
+        self, game: SpielGame, iig_obs_type: Any, params: Mapping[str, Any] | None
+    ) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {dict(params)}")
+        obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        private = obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("an observation of every seat's private information is not offered")
+        self.public_only = private == pyspiel.PrivateInfoType.NONE
+        self.perfect_recall = bool(obs_type.perfect_recall)
+        size = game.obs_size + (game.num_actions if self.perfect_recall else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray] = {"observation": self.tensor[: game.obs_size]}
+        if self.perfect_recall:
+            self.dict["own_actions"] = self.tensor[game.obs_size :]
+
+    def _seat(self, player: int) -> int | None:
+        return None if self.public_only else player
+
+    def set_from(self, state: SpielState, player: int) -> None:
+        self.dict["observation"][:] = state.tianxia_state.observation_tensor(self._seat(player))
+        if self.perfect_recall:
+            counts = self.dict["own_actions"]
+            counts.fill(0)
+            for a in state.trail().own_actions(player):
+                counts[a] += 1
+
+    def string_from(self, state: SpielState, player: int) -> str:
+        text = state.tianxia_state.observation_string(self._seat(player))
+        if not self.perfect_recall:
+            return text
+        return f"{text} recall={state.trail().digest(player).hex()}"
+
+
+def seeded_resampler(seed: int) -> Callable[[SpielState, int], SpielState]:
+    """A resampler for OpenSpiel's `ISMCTSBot.set_resampler` drawing from its own seeded
+    stream, so that a search is reproducible."""
+    rng = random.Random(seed)
+
+    def resample(state: SpielState, player: int) -> SpielState:
+        return state.resample(player, rng)
+
+    return resample
