@@ -1,0 +1,64 @@
+"""Board renderers: one module per game, each reading only an observation.
+
+`render(game, obs, ctx)` picks `tianxia.tui.render.<game>` when it exists and falls back
+to `generic`, which lays out any observation as tables. A renderer never sees a state,
+so it cannot show what the seat may not see.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import RenderableType
+
+from tianxia.tui.render import generic
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a renderer may know besides the observation: who looks, and the seats' names.
+
+    Attributes:
+        viewer: the seat whose observation this is (None: a spectator).
+        players: the number of seats.
+        names: display names per seat.
+        highlight: notation of actions open now (renderers may mark their targets).
+    """
+
+    viewer: int | None
+    players: int
+    names: tuple[str, ...] = ()
+    highlight: tuple[str, ...] = field(default_factory=tuple)
+
+    def name(self, seat: Any) -> str:
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return str(seat)
+
+
+Renderer = Callable[[Any, Context], RenderableType]
+_CACHE: dict[str, Renderer] = {}
+
+
+def renderer_for(game: str) -> Renderer:
+    if game not in _CACHE:
+        try:
+            module = importlib.import_module(f"tianxia.tui.render.{game}")
+        except ModuleNotFoundError as e:
+            if e.name != f"tianxia.tui.render.{game}":
+                raise
+            _CACHE[game] = generic.render
+        else:
+            _CACHE[game] = module.render
+    return _CACHE[game]
+
+
+def render(game: str, obs: Any, ctx: Context) -> RenderableType:
+    """The board of `game` as `ctx.viewer` sees it in `obs`."""
+    return renderer_for(game)(obs, ctx)
+
+
+__all__ = ["Context", "Renderer", "render", "renderer_for"]

@@ -1,0 +1,709 @@
+"""The screens of the terminal player: set-up, the table, hand-over, game over, replay."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+import tianxia
+from tianxia.core import CHANCE, Action, IllegalActionError, Match, NotationError, State
+from tianxia.core.registry import game_class
+from tianxia.tui.render import Context, generic, render
+from tianxia.tui.session import STRENGTHS, SeatPlan, Session, seat_name
+
+if TYPE_CHECKING:
+    from tianxia.tui.app import TianxiaApp
+
+SEAT_CHOICES = ["human", *STRENGTHS]
+SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
+
+
+def seat_style(seat: int) -> str:
+    return SEAT_STYLES[seat % len(SEAT_STYLES)] if seat >= 0 else "magenta"
+
+
+def load_saved(path: str) -> Match:
+    """A saved match, or a ValueError saying why the file cannot be used."""
+    try:
+        return Match.load(path)
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e.strerror or e}") from e
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path} is not a saved game (bad JSON: {e.msg})") from e
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"{path} is not a saved game (missing or bad field {e})") from e
+    except (IllegalActionError, NotationError) as e:
+        raise ValueError(f"{path} does not replay: {e}") from e
+
+
+def context(session_or_players: Session | int, viewer: int | None) -> Context:
+    n = (
+        session_or_players
+        if isinstance(session_or_players, int)
+        else session_or_players.game.players
+    )
+    return Context(viewer=viewer, players=n, names=tuple(seat_name(i) for i in range(n)))
+
+
+def log_table(lines: list[tuple[int, int, str]], cursor: int | None = None) -> Table:
+    """The game log: step, who, notation; `cursor` marks the step a replay stands on."""
+    t = Table.grid(padding=(0, 1))
+    t.add_column(justify="right", style="dim")
+    t.add_column()
+    t.add_column()
+    for index, seat, text in lines:
+        mark = "▶" if cursor is not None and index == cursor else " "
+        t.add_row(
+            f"{mark}{index + 1}",
+            Text(seat_name(seat), style=seat_style(seat)),
+            Text(text, style="dim" if seat == CHANCE or text == "(hidden)" else ""),
+        )
+    return t
+
+
+def final_scores(state: State, ctx: Context) -> RenderableType:
+    """Scores and utilities per seat, with the breakdown the game publishes at the end."""
+    t = Table(title="Final scores", title_justify="left")
+    t.add_column("seat")
+    t.add_column("score", justify="right")
+    t.add_column("result", justify="right")
+    scores, returns = state.scores(), state.returns()
+    best = max(returns) if returns else 0.0
+    for i in range(ctx.players):
+        mark = " ★" if returns[i] == best else ""
+        t.add_row(
+            Text(ctx.name(i) + mark, style=seat_style(i)), f"{scores[i]:g}", f"{returns[i]:+.2f}"
+        )
+    parts: list[RenderableType] = [t]
+    obs = state.observation(None)
+    if isinstance(obs, dict):
+        for key, value in obs.items():
+            if "breakdown" in key or "scor" in key or key in ("final", "result", "results"):
+                parts.append(generic.block(key, value, ctx))
+    return Group(*parts)
+
+
+class PathPrompt(ModalScreen[str | None]):
+    """Asks for a file name; Escape gives up."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, default: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text)
+            yield Input(value=self.default, id="path")
+            with Horizontal(classes="buttons"):
+                yield Button("OK", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    @on(Input.Submitted, "#path")
+    @on(Button.Pressed, "#ok")
+    def done(self) -> None:
+        text = self.query_one("#path", Input).value.strip()
+        self.dismiss(text or None)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class MessageScreen(ModalScreen[None]):
+    """A titled text; any of Enter, Escape or the button closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter", "close", "Close")]
+
+    def __init__(self, title: str, body: RenderableType) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.body, id="message-body")
+            yield Button("Close", id="close", variant="primary")
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class HandOverScreen(ModalScreen[None]):
+    """Covers the whole table so the seat leaving cannot see the next seat's hand."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "I am ready")]
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog handover"):
+            yield Label(
+                Text(f"Pass the keyboard to {seat_name(self.seat)}", style=seat_style(self.seat)),
+                classes="dialog-title",
+            )
+            yield Static("Everyone else looks away. Press Enter when you are ready.")
+            yield Button(f"I am {seat_name(self.seat)}", id="ready", variant="primary")
+
+    @on(Button.Pressed, "#ready")
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+class SetupScreen(Screen[None]):
+    """Choose the game, player count, options, seats and seed; or load a saved game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", "Start")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loaded: Match | None = None
+
+    @property
+    def tx(self) -> TianxiaApp:
+        from tianxia.tui.app import TianxiaApp
+
+        assert isinstance(self.app, TianxiaApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        names = tianxia.list_games()
+        preset = self.tx.preset
+        game = preset.game if preset.game in names else names[0]
+        yield Header()
+        with VerticalScroll(id="setup"):
+            yield Label("Game")
+            yield Select(
+                [(f"{game_class(n).TITLE} ({n})", n) for n in names],
+                value=game,
+                allow_blank=False,
+                id="game",
+            )
+            yield Label("Players")
+            yield Select([("2", 2)], value=2, allow_blank=False, id="players")
+            yield Label("Options")
+            yield Vertical(id="options")
+            yield Label("Seats")
+            yield Vertical(id="seats")
+            yield Label("Seed (the same seed and the same moves give the same game)")
+            yield Input(value=str(preset.seed), type="integer", id="seed")
+            yield Static("", id="setup-message")
+            with Horizontal(classes="buttons"):
+                yield Button("Start", id="start", variant="primary")
+                yield Button("Load saved game", id="load")
+                yield Button("Replay saved game", id="replay")
+                yield Button("Quit", id="quit")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.title = "Tianxia"
+        self.sub_title = "new game"
+        await self.rebuild(self.query_one("#game", Select).value, self.tx.preset.players)
+        self.query_one("#start", Button).focus()
+
+    @on(Select.Changed, "#game")
+    async def game_changed(self, event: Select.Changed) -> None:
+        if self.loaded is None:
+            await self.rebuild(event.value, None)
+
+    @on(Select.Changed, "#players")
+    async def players_changed(self, event: Select.Changed) -> None:
+        if self.loaded is None and isinstance(event.value, int):
+            game = self.query_one("#game", Select).value
+            await self.rebuild(game, event.value, keep_players=True)
+
+    async def rebuild(
+        self,
+        name: Any,
+        players: int | None,
+        keep_players: bool = False,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """Lay out the player count, options and seats of game `name`."""
+        cls = game_class(str(name))
+        preset = self.tx.preset
+        if players is None or not cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
+            players = cls.MIN_PLAYERS
+        if not keep_players:
+            sel = self.query_one("#players", Select)
+            with self.prevent(Select.Changed):
+                sel.set_options([(str(n), n) for n in range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1)])
+                sel.value = players
+        defaults = dict(cls(players).options)
+        if options is None:
+            options = {k: v for k, v in preset.options.items() if k in defaults}
+        box = self.query_one("#options", Vertical)
+        await box.remove_children()
+        rows = []
+        for spec in cls.OPTIONS:
+            want = options.get(spec.name, defaults[spec.name])
+            index = next((i for i, c in enumerate(spec.choices) if c == want), 0)
+            rows.append(
+                Horizontal(
+                    Label(f"{spec.name}", classes="option-name"),
+                    Select(
+                        [(str(c), str(i)) for i, c in enumerate(spec.choices)],
+                        value=str(index),
+                        allow_blank=False,
+                        id=f"opt-{spec.name}",
+                    ),
+                    Label(spec.help, classes="option-help"),
+                    classes="option-row",
+                )
+            )
+        if not rows:
+            rows.append(Horizontal(Label("(this game has no options)")))
+        await box.mount_all(rows)
+        seats_box = self.query_one("#seats", Vertical)
+        await seats_box.remove_children()
+        plans = preset.seats
+        seat_rows = []
+        for i in range(players):
+            plan = plans[i] if i < len(plans) else ("human" if i == 0 else "medium")
+            seat_rows.append(
+                Horizontal(
+                    Label(seat_name(i), classes="option-name"),
+                    Select(
+                        [(c, c) for c in SEAT_CHOICES],
+                        value=plan if plan in SEAT_CHOICES else "medium",
+                        allow_blank=False,
+                        id=f"seat-{i}",
+                    ),
+                    classes="option-row",
+                )
+            )
+        await seats_box.mount_all(seat_rows)
+
+    def say(self, text: str, error: bool = True) -> None:
+        self.query_one("#setup-message", Static).update(
+            Text(text, style="bold red" if error else "green")
+        )
+
+    def chosen(self) -> tuple[str, int, dict[str, Any], list[SeatPlan], int]:
+        name = str(self.query_one("#game", Select).value)
+        players = self.query_one("#players", Select).value
+        assert isinstance(players, int)
+        cls = game_class(name)
+        options = {}
+        for spec in cls.OPTIONS:
+            value = self.query_one(f"#opt-{spec.name}", Select).value
+            options[spec.name] = spec.choices[int(str(value))]
+        seats = [
+            SeatPlan.parse(str(self.query_one(f"#seat-{i}", Select).value)) for i in range(players)
+        ]
+        seed_text = self.query_one("#seed", Input).value.strip()
+        try:
+            seed = int(seed_text or "0")
+        except ValueError:
+            raise ValueError(f"the seed must be a whole number, not {seed_text!r}") from None
+        return name, players, options, seats, seed
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        try:
+            name, players, options, seats, seed = self.chosen()
+            match = self.loaded
+            if match is None:
+                match = Match(tianxia.load_game(name, players=players, **options), seed=seed)
+            session = Session(match, seats, bot_seed=seed * 1009 + 17)
+        except ValueError as e:
+            self.say(str(e))
+            return
+        self.tx.push_screen(GameScreen(session, bot_delay=self.tx.bot_delay))
+
+    @on(Button.Pressed, "#load")
+    def ask_load(self) -> None:
+        self.tx.push_screen(PathPrompt("Load a saved game from", "tianxia-game.json"), self.load)
+
+    async def load(self, path: str | None) -> None:
+        if path is None:
+            return
+        try:
+            match = load_saved(path)
+        except ValueError as e:
+            self.say(str(e))
+            return
+        await self.use_loaded(match, path)
+
+    async def use_loaded(self, match: Match, path: str) -> None:
+        """Fix game, players and options to the saved ones; the seats stay to choose."""
+        self.loaded = None
+        spec = match.game.spec()
+        with self.prevent(Select.Changed):
+            self.query_one("#game", Select).value = spec["game"]
+        await self.rebuild(spec["game"], spec["players"], options=spec["options"])
+        self.loaded = match
+        for w in [self.query_one("#game"), self.query_one("#players"), self.query_one("#seed")]:
+            w.disabled = True
+        for w in self.query_one("#options").query(Select):
+            w.disabled = True
+        self.query_one("#seed", Input).value = str(match.seed)
+        self.say(f"Continuing {path}: {len(match.log)} actions played. Choose the seats.", False)
+
+    @on(Button.Pressed, "#replay")
+    def ask_replay(self) -> None:
+        self.tx.push_screen(
+            PathPrompt("Replay a saved game from", "tianxia-game.json"), self.replay
+        )
+
+    def replay(self, path: str | None) -> None:
+        if path is None:
+            return
+        try:
+            match = load_saved(path)
+        except ValueError as e:
+            self.say(str(e))
+            return
+        self.tx.push_screen(ReplayScreen(match))
+
+    @on(Button.Pressed, "#quit")
+    def quit(self) -> None:
+        self.tx.exit()
+
+
+class GameScreen(Screen[None]):
+    """The table: board, the decision with its legal actions, the log and the seats."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("u", "undo", "Undo"),
+        Binding("s", "save", "Save"),
+        Binding("w", "why", "Why?"),
+        Binding("slash", "notation", "Type a move"),
+        Binding("g", "game_over", "Scores", show=False),
+        Binding("q", "leave", "Menu"),
+    ]
+
+    def __init__(self, session: Session, bot_delay: float = 0.3) -> None:
+        super().__init__()
+        self.session = session
+        self.bot_delay = bot_delay
+        self.shown: int | None = None
+        self._listed: State | None = None
+        self._listed_actions: tuple[Action, ...] = ()
+        self._over_shown = False
+        self._handing_over = False
+        self.message: RenderableType = ""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="table"):
+            with VerticalScroll(id="board-pane"):
+                yield Static(id="board")
+            with Vertical(id="side"):
+                yield Static(id="seats")
+                yield Static(id="prompt")
+                yield OptionList(id="actions")
+                yield Input(placeholder="type a move's notation, Enter plays it", id="notation")
+                yield Static(id="message")
+        with VerticalScroll(id="log-pane"):
+            yield Static(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        game = self.session.game
+        self.title = game.info.title
+        self.sub_title = f"{game.players} players, seed {self.session.match.seed}"
+        self.refresh_view()
+        self.advance()
+
+    # --- drawing ----------------------------------------------------------------
+    def viewer(self) -> int | None:
+        return self.session.viewer(self.shown)
+
+    def refresh_view(self) -> None:
+        s = self.session
+        state = s.state
+        viewer = self.viewer()
+        ctx = context(s, viewer)
+        my_turn = self.awaiting_human()
+        if my_turn:
+            ctx = Context(
+                ctx.viewer, ctx.players, ctx.names, tuple(map(str, state.legal_actions()))
+            )
+        self.query_one("#board", Static).update(render(s.game.NAME, state.observation(viewer), ctx))
+        self.query_one("#seats", Static).update(self.seats_table(viewer))
+        lines = [(x.index, x.seat, x.text) for x in s.log_lines(viewer)]
+        self.query_one("#log", Static).update(log_table(lines))
+        self.query_one("#log-pane", VerticalScroll).scroll_end(animate=False)
+        prompt = self.query_one("#prompt", Static)
+        actions = self.query_one("#actions", OptionList)
+        to_move = s.to_move()
+        if state.is_terminal():
+            prompt.update(Group(Text("The game is over.", style="bold"), final_scores(state, ctx)))
+        elif my_turn:
+            n = len(state.legal_actions())
+            prompt.update(
+                Text.assemble(
+                    (seat_name(to_move), seat_style(to_move)),
+                    f" to decide: {n} legal action{'s' if n != 1 else ''}",
+                    " (u undoes)" if s.can_undo() else "",
+                )
+            )
+        elif s.is_human(to_move):
+            prompt.update(Text(f"Waiting for {seat_name(to_move)}", style="italic"))
+        else:
+            prompt.update(
+                Text.assemble(
+                    (seat_name(to_move), seat_style(to_move)), " (bot) is thinking…", style="italic"
+                )
+            )
+        if my_turn and self._listed is not state:
+            self._listed = state
+            self._listed_actions = state.legal_actions()
+            actions.set_options(
+                Option(Text(str(a)), id=str(i)) for i, a in enumerate(self._listed_actions)
+            )
+            actions.highlighted = 0
+            actions.disabled = False
+            self.query_one("#notation", Input).disabled = False
+            if not isinstance(self.focused, Input):
+                actions.focus()
+        elif not my_turn:
+            self._listed = None
+            self._listed_actions = ()
+            actions.clear_options()
+            actions.disabled = True
+            self.query_one("#notation", Input).disabled = True
+        self.query_one("#message", Static).update(self.message)
+
+    def seats_table(self, viewer: int | None) -> Table:
+        s = self.session
+        t = Table.grid(padding=(0, 1))
+        to_move = s.to_move()
+        for i, plan in enumerate(s.seats):
+            you = " (you)" if viewer == i else ""
+            t.add_row(
+                "▶" if i == to_move else " ",
+                Text(seat_name(i), style=seat_style(i)),
+                plan.label() + you,
+            )
+        return t
+
+    def awaiting_human(self) -> bool:
+        s = self.session
+        if not s.human_to_move() or self._handing_over:
+            return False
+        return not s.hotseat or self.shown == s.to_move()
+
+    def say(self, message: RenderableType) -> None:
+        self.message = message
+        self.query_one("#message", Static).update(message)
+
+    # --- the flow of play ---------------------------------------------------------
+    def advance(self) -> None:
+        """Hand the decision to whoever is next: a bot thinks, a person gets the screen."""
+        s = self.session
+        if s.state.is_terminal():
+            if not self._over_shown:
+                self._over_shown = True
+                self.action_game_over()
+            return
+        if s.bot_to_move():
+            self.run_worker(self.bot_move(s.state), group="bot")
+        elif s.hotseat and self.shown != s.to_move() and not self._handing_over:
+            seat = s.to_move()
+            self._handing_over = True
+            self.shown = None
+            self.message = ""
+            self.refresh_view()
+            self.app.push_screen(HandOverScreen(seat), lambda _: self.handed_over(seat))
+
+    def handed_over(self, seat: int) -> None:
+        self._handing_over = False
+        self.shown = seat
+        self.refresh_view()
+
+    async def bot_move(self, state: State) -> None:
+        s = self.session
+        seat = state.current_player()
+        bot = s.bots[seat]
+        if self.bot_delay:
+            await asyncio.sleep(self.bot_delay)
+
+        def think() -> tuple[Action, str]:
+            a = bot.act(state)
+            return a, bot.explain()
+
+        action, why = await asyncio.to_thread(think)
+        if s.play_bot(seat, state, action, why):
+            self.refresh_view()
+            self.advance()
+
+    def play(self, action: Action | str) -> bool:
+        """A person's move: refused moves show their rule and reason and change nothing."""
+        if not self.awaiting_human():
+            return False
+        try:
+            a = self.session.play(action)
+        except IllegalActionError as e:
+            self.say(
+                Text.assemble(("Refused", "bold red"), f" — rule {e.rule}: ", (e.reason, "red"))
+            )
+            return False
+        except NotationError as e:
+            self.say(Text.assemble(("Not a move", "bold red"), f": {e.text!r} — {e.reason}"))
+            return False
+        self.message = Text(f"Played {a}", style="green")
+        self.refresh_view()
+        self.advance()
+        return True
+
+    @on(OptionList.OptionSelected, "#actions")
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if self._listed is self.session.state and event.option_index < len(self._listed_actions):
+            self.play(self._listed_actions[event.option_index])
+
+    @on(OptionList.OptionHighlighted, "#actions")
+    def highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self._listed is self.session.state and event.option_index < len(self._listed_actions):
+            a = self._listed_actions[event.option_index]
+            self.say(Text(self.session.state.explain(a), style="dim"))
+
+    @on(Input.Submitted, "#notation")
+    def typed(self, event: Input.Submitted) -> None:
+        if self.play(event.value) or not event.value.strip():
+            event.input.value = ""
+            self.query_one("#actions", OptionList).focus()
+
+    # --- keys -------------------------------------------------------------------------
+    def action_notation(self) -> None:
+        if self.awaiting_human():
+            self.query_one("#notation", Input).focus()
+
+    def action_undo(self) -> None:
+        if self._handing_over:
+            return
+        try:
+            a = self.session.undo()
+        except ValueError as e:
+            self.say(Text(str(e), style="yellow"))
+            return
+        self.message = Text(f"Took back {a}", style="yellow")
+        self.refresh_view()
+
+    def action_why(self) -> None:
+        last = self.session.last_explanation()
+        if last is None:
+            self.say(Text("No bot has moved yet.", style="yellow"))
+            return
+        seat, index, text = last
+        move = self.session.log_lines(self.viewer())[index].text
+        self.app.push_screen(MessageScreen(f"Why did {seat_name(seat)} play {move}?", text))
+
+    def action_save(self) -> None:
+        m = self.session.match
+        default = f"tianxia-{m.game.NAME}-{m.seed}.json"
+        self.app.push_screen(PathPrompt("Save the game (the match log) to", default), self.save)
+
+    def save(self, path: str | None) -> None:
+        if path is None:
+            return
+        try:
+            self.session.save(path)
+        except OSError as e:
+            self.say(Text(f"Not saved: cannot write {path}: {e.strerror or e}", style="red"))
+            return
+        self.say(Text(f"Saved to {Path(path)}", style="green"))
+
+    def action_game_over(self) -> None:
+        state = self.session.state
+        if state.is_terminal():
+            ctx = context(self.session, None)
+            self.app.push_screen(MessageScreen("Game over", final_scores(state, ctx)))
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
+
+
+class ReplayScreen(Screen[None]):
+    """A saved game step by step, from any seat's view or a spectator's."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,n", "step(1)", "Next"),
+        Binding("left,p", "step(-1)", "Back"),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
+        Binding("v", "viewpoint", "Viewpoint"),
+        Binding("escape,q", "leave", "Menu"),
+    ]
+
+    def __init__(self, match: Match) -> None:
+        super().__init__()
+        self.match = match
+        self.step = 0
+        self.viewer: int | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="table"):
+            with VerticalScroll(id="board-pane"):
+                yield Static(id="board")
+            with VerticalScroll(id="side"):
+                yield Static(id="replay-status")
+                yield Static(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = f"Replay: {self.match.game.info.title}"
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        m = self.match
+        state = m.history[self.step]
+        ctx = context(m.game.players, self.viewer)
+        self.query_one("#board", Static).update(
+            render(m.game.NAME, state.observation(self.viewer), ctx)
+        )
+        who = "spectator" if self.viewer is None else seat_name(self.viewer)
+        status = Text(f"Step {self.step} of {len(m.log)}, seen by {who}.\n", style="bold")
+        if self.step < len(m.log):
+            seat = m.seat_of(self.step)
+            status.append("Next: ")
+            status.append(seat_name(seat), style=seat_style(seat))
+            status.append(f" {m.log[self.step]}")
+        else:
+            status.append("The end of the record.")
+        parts: list[RenderableType] = [status]
+        if state.is_terminal():
+            parts.append(final_scores(state, ctx))
+        self.query_one("#replay-status", Static).update(Group(*parts))
+        lines = [(i, m.seat_of(i), str(a)) for i, a in enumerate(m.log)]
+        self.query_one("#log", Static).update(log_table(lines, cursor=self.step))
+
+    def action_step(self, delta: int) -> None:
+        self.step = max(0, min(len(self.match.log), self.step + delta))
+        self.refresh_view()
+
+    def action_jump(self, where: int) -> None:
+        self.step = len(self.match.log) if where < 0 else where
+        self.refresh_view()
+
+    def action_viewpoint(self) -> None:
+        n = self.match.game.players
+        self.viewer = (
+            0 if self.viewer is None else (None if self.viewer + 1 >= n else self.viewer + 1)
+        )
+        self.refresh_view()
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
