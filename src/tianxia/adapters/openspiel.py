@@ -37,7 +37,15 @@ import numpy as np
 import pyspiel
 
 import tianxia
-from tianxia.core import CHANCE, TERMINAL, Game, IllegalActionError, NotationError, State
+from tianxia.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    NotationError,
+    State,
+    sample_chance,
+)
 
 PREFIX = "tianxia_"
 DEFAULT = "default"
@@ -457,3 +465,41 @@ def seeded_resampler(seed: int) -> Callable[[SpielState, int], SpielState]:
         return state.resample(player, rng)
 
     return resample
+
+
+class HeuristicEvaluator:
+    """An evaluator for OpenSpiel's MCTS and IS-MCTS bots that keeps rollouts short.
+
+    It plays at most `max_rollout` random steps on the engine state (chance drawn by its
+    probabilities), then scores a position that is not over with the game's own
+    `State.heuristic`, so a search costs the same however long the game.
+
+    Args:
+        max_rollout: random steps before the heuristic takes over (0: none).
+        seed: seeds the rollout stream.
+    """
+
+    def __init__(self, max_rollout: int = 20, seed: int = 0) -> None:
+        if isinstance(max_rollout, bool) or not isinstance(max_rollout, int) or max_rollout < 0:
+            raise ValueError(f"max_rollout must be a whole number >= 0, not {max_rollout!r}")
+        self.max_rollout = max_rollout
+        self.rng = random.Random(seed)
+
+    def evaluate(self, state: SpielState) -> np.ndarray:
+        s = state.tianxia_state
+        for _ in range(self.max_rollout):
+            if s.is_terminal():
+                break
+            if s.is_chance_node():
+                s = s.apply_unchecked(sample_chance(s, self.rng))
+            else:
+                s = s.apply_unchecked(self.rng.choice(s.legal_actions()))
+        if s.is_terminal():
+            return np.array(s.returns(), dtype=np.float64)
+        return np.array([s.heuristic(p) for p in range(s.game.players)], dtype=np.float64)
+
+    def prior(self, state: SpielState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
