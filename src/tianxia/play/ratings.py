@@ -19,7 +19,7 @@ def rate_games(
     model = PlackettLuce()
     ratings = [model.rating() for _ in range(entrants)]
     for seats, returns in games:
-        ranks = [1 + sum(1 for o in returns if o > r) for r in returns]
+        ranks = [1.0 + sum(1 for o in returns if o > r) for r in returns]
         teams = [[ratings[e]] for e in seats]
         updated = model.rate(teams, ranks=ranks)
         for e in set(seats):

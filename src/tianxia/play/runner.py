@@ -109,7 +109,7 @@ def play_match(
 def _policy(player: Player | Callable[[State], Action]) -> Callable[[State], Action]:
     act = getattr(player, "act", None)
     if callable(act):
-        return act  # type: ignore[no-any-return]
+        return act
     if callable(player):
         return player
     raise ValueError(f"a player needs an act(state) method, and {player!r} has none")
