@@ -1,0 +1,528 @@
+"""The rules: legal actions, transitions, chance, the end and the result.
+
+Rule ids (GW-n.m) refer to docs/rules/greatwall.md. Functions here read a
+`GreatWallState`; `apply` changes only the fresh copy it builds.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from tianxia.core import CHANCE, TERMINAL, Action
+from tianxia.games.greatwall.actions import (
+    Cover,
+    Deal,
+    Draw,
+    Horseman,
+    Lay,
+    Pass,
+    Play,
+    Reveal,
+    Take,
+)
+from tianxia.games.greatwall.components import (
+    DRAGON,
+    HORSEMAN,
+    KINDS,
+    NOBLE,
+    SECTION_NAMES,
+    WARRIOR,
+)
+from tianxia.games.greatwall.section import Section
+
+if TYPE_CHECKING:
+    from tianxia.games.greatwall.state import GreatWallState
+
+SETUP, SCORE, ACT, DRAW, OVER = range(5)
+LOG_LENGTH = 8
+# Kinds that an action plays to the end of a section; horsemen are laid free (GW-3.4).
+ACTION_KINDS = tuple(k for k in range(len(KINDS)) if k != HORSEMAN)
+
+
+def _seat_name(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def _note(s: GreatWallState, text: str) -> None:
+    s.log = (*s.log[-(LOG_LENGTH - 1) :], text)
+
+
+# --- the scoring check ---------------------------------------------------------------
+def qualifying_mask(s: GreatWallState, seat: int) -> int:
+    """Sections where `seat` wins a tile now (GW-4.1, GW-4.4, GW-4.6)."""
+    g = s.game
+    mask = 0
+    for i, sec in enumerate(s.sections):
+        if sec.qualifies(seat, g.players, g.card_values):
+            mask |= 1 << i
+    return mask
+
+
+def scoring_options(s: GreatWallState) -> list[Action]:
+    """Take and Lay actions open in the scoring check, in codec order (GW-4.2, GW-4.3)."""
+    g = s.game
+    takes: list[Action] = []
+    lays: list[Action] = []
+    seat = s.seat
+    for i, sec in enumerate(s.sections):
+        if not s.pending >> i & 1:
+            continue
+        if len(sec.tiles) == 1:
+            takes.append(g.take_actions[i])
+            continue
+        mine = [p for p, st in enumerate(sec.stacks) if st[-1] >> 3 == seat]
+        table = g.lay_actions[i]
+        for value in sorted(set(sec.tiles)):
+            row = table[g.value_index[value]]
+            lays.extend(row[p] for p in mine)
+    return takes + lays
+
+
+def _begin_turn(s: GreatWallState, seat: int) -> None:
+    s.seat = seat
+    s.done = 0
+    s.phase = SCORE
+    s.pending = qualifying_mask(s, seat)
+
+
+def _end_turn(s: GreatWallState) -> None:
+    """Pass the turn on; once cards have stopped, skip seats that cannot score, and end
+    the game when no seat can (GW-5.2)."""
+    n = s.game.players
+    nxt = (s.seat + 1) % n
+    if not s.stopped and s.trigger >= 0 and nxt == s.trigger:
+        s.stopped = True
+        _note(s, "no more cards are played; turns are scoring checks only")
+    if not s.stopped:
+        _begin_turn(s, nxt)
+        return
+    for k in range(n):
+        seat = (nxt + k) % n
+        mask = qualifying_mask(s, seat)
+        if mask:
+            s.seat, s.done, s.phase, s.pending = seat, 0, SCORE, mask
+            return
+    s.phase = OVER
+    _note(s, "no scoring check can change anything: the game ends")
+
+
+def _needs_tiles(sec: Section) -> bool:
+    return sec.open and sec.placed is None and len(sec.tiles) < 2
+
+
+def _refill_index(s: GreatWallState) -> int:
+    """The section whose tiles chance reveals next, or -1 (closing empty ones as it goes)."""
+    if not any(s.bag):
+        sections = list(s.sections)
+        for i, sec in enumerate(sections):
+            if sec.open and sec.placed is None and not sec.tiles:
+                sections[i] = Section(open=False)
+                _note(s, f"section {SECTION_NAMES[i]} closes: no fame tiles are left")
+        s.sections = tuple(sections)
+        return -1
+    for i, sec in enumerate(s.sections):
+        if _needs_tiles(sec):
+            return i
+    return -1
+
+
+def _deal_seat(s: GreatWallState) -> int:
+    g = s.game
+    for seat, deck in enumerate(s.decks):
+        if g.set_size - sum(deck) < g.hand_size:
+            return seat
+    return -1
+
+
+def settle(s: GreatWallState) -> None:
+    """Carry out everything that needs no decision, then fix `to_move` (GW-4.5)."""
+    while True:
+        if s.phase == OVER:
+            s.to_move = TERMINAL
+            return
+        if s.phase == DRAW:
+            s.to_move = CHANCE
+            return
+        if any(_needs_tiles(sec) for sec in s.sections) and _refill_index(s) >= 0:
+            s.to_move = CHANCE
+            return
+        if s.phase != SETUP and not any(sec.open for sec in s.sections):
+            s.phase = OVER
+            _note(s, "the last fame tile is claimed: the game ends")
+            continue
+        if s.phase == SETUP:
+            if _deal_seat(s) >= 0:
+                s.to_move = CHANCE
+                return
+            _begin_turn(s, 0)
+            continue
+        if s.phase == SCORE:
+            options = scoring_options(s)
+            if not options:
+                if s.stopped:
+                    _end_turn(s)
+                    continue
+                s.phase = ACT
+            elif len(options) == 1:
+                _score(s, options[0])
+                continue
+        s.to_move = s.seat
+        return
+
+
+def _score(s: GreatWallState, a: Action) -> None:
+    seat = s.seat
+    if isinstance(a, Lay):
+        sec = s.sections[a.section]
+        tiles = list(sec.tiles)
+        tiles.remove(a.value)
+        new = Section(sec.stacks, tuple(tiles), (a.value, a.position), True)
+        s.sections = _replace(s.sections, a.section, new)
+        s.pending &= ~(1 << a.section)
+        _note(s, f"{_seat_name(seat)}: {a}")
+        return
+    assert isinstance(a, Take)
+    sec = s.sections[a.section]
+    won = [list(w) for w in s.won]
+    won[seat].append(sec.tiles[0])
+    if sec.placed is not None:
+        value, pos = sec.placed
+        won[sec.stacks[pos][-1] >> 3].append(value)
+    s.won = tuple(tuple(w) for w in won)
+    gone = [list(g) for g in s.gone]
+    for st in sec.stacks:
+        for c in st:
+            gone[c >> 3][c & 7] += 1
+    s.gone = tuple(tuple(g) for g in gone)
+    s.sections = _replace(s.sections, a.section, Section())
+    s.pending &= ~(1 << a.section)
+    _note(s, f"{_seat_name(seat)}: {a} ({sec.tiles[0]}); the section's cards leave the game")
+
+
+def _replace(sections: tuple[Section, ...], i: int, sec: Section) -> tuple[Section, ...]:
+    return (*sections[:i], sec, *sections[i + 1 :])
+
+
+# --- legal actions ---------------------------------------------------------------------
+def legal_actions(s: GreatWallState) -> list[Action]:
+    if s.phase == SCORE:
+        return scoring_options(s)
+    return action_options(s)
+
+
+def action_options(s: GreatWallState) -> list[Action]:
+    """Actions 2 and 3 and the free horsemen, in codec order (GW-2.2, GW-3.4, GW-3.5)."""
+    g = s.game
+    hand = s.hands[s.seat]
+    out: list[Action] = []
+    if any(s.decks[s.seat]):
+        out.append(g.draw_action)
+    open_sections = [i for i, sec in enumerate(s.sections) if sec.open]
+    for i in open_sections:
+        table = g.play_actions[i]
+        for kind in ACTION_KINDS:
+            have = hand[kind]
+            if have:
+                out.extend(table[kind][1 : have + 1])
+    if hand[HORSEMAN]:
+        out.extend(g.horseman_actions[i] for i in open_sections)
+    if hand[DRAGON]:
+        for i in open_sections:
+            sec = s.sections[i]
+            blocked = sec.placed[1] if sec.placed is not None else -1
+            row = g.cover_actions[i]
+            out.extend(row[p] for p in range(len(sec.stacks)) if p != blocked)
+    return out or [g.pass_action]
+
+
+# --- transitions -------------------------------------------------------------------------
+def apply(state: GreatWallState, a: Action) -> GreatWallState:
+    s = state.copy()
+    if isinstance(a, Reveal):
+        _reveal(s, a.value)
+    elif isinstance(a, Deal):
+        _deal(s, a.kind)
+    elif isinstance(a, Lay | Take):
+        _score(s, a)
+    elif isinstance(a, Draw):
+        s.phase = DRAW
+        _note(s, f"{_seat_name(s.seat)}: draw")
+    elif isinstance(a, Pass):
+        _note(s, f"{_seat_name(s.seat)}: pass")
+        _action_done(s)
+    else:
+        _lay_cards(s, a)
+    settle(s)
+    return s
+
+
+def _reveal(s: GreatWallState, value: int) -> None:
+    g = s.game
+    i = _refill_index(s)
+    vi = g.value_index[value]
+    sec = s.sections[i]
+    tiles = (*sec.tiles, value)
+    bag = list(s.bag)
+    bag[vi] -= 1
+    s.bag = tuple(bag)
+    name = SECTION_NAMES[i]
+    if g.players == 2 and len(tiles) == 2 and tiles[0] == tiles[1]:
+        boxed = list(s.boxed)
+        boxed[vi] += 2
+        s.boxed = tuple(boxed)
+        tiles = ()
+        _note(s, f"two tiles of {value} in {name} go back to the box (two players)")
+    elif len(tiles) == 2:
+        _note(s, f"fame tiles {tiles[0]} and {tiles[1]} are revealed in {name}")
+    s.sections = _replace(s.sections, i, Section(sec.stacks, tiles, None, True))
+
+
+def _deal(s: GreatWallState, kind: int) -> None:
+    seat = s.seat if s.phase == DRAW else _deal_seat(s)
+    hands = list(s.hands)
+    decks = list(s.decks)
+    hand = list(hands[seat])
+    deck = list(decks[seat])
+    hand[kind] += 1
+    deck[kind] -= 1
+    hands[seat] = tuple(hand)
+    decks[seat] = tuple(deck)
+    s.hands = tuple(hands)
+    s.decks = tuple(decks)
+    if s.phase == DRAW:
+        s.phase = ACT
+        _action_done(s)
+
+
+def _action_done(s: GreatWallState) -> None:
+    s.done += 1
+    if s.done >= 2:
+        _end_turn(s)
+
+
+def _lay_cards(s: GreatWallState, a: Action) -> None:
+    seat = s.seat
+    if isinstance(a, Play):
+        section, kind, count = a.section, a.kind, a.count
+    elif isinstance(a, Horseman):
+        section, kind, count = a.section, HORSEMAN, 1
+    else:
+        assert isinstance(a, Cover)
+        section, kind, count = a.section, DRAGON, 1
+    hands = list(s.hands)
+    hand = list(hands[seat])
+    hand[kind] -= count
+    hands[seat] = tuple(hand)
+    s.hands = tuple(hands)
+    sec = s.sections[section]
+    code = seat * 8 + kind
+    if isinstance(a, Cover):
+        stacks = list(sec.stacks)
+        stacks[a.position] = (*stacks[a.position], code)
+        new_stacks = tuple(stacks)
+    else:
+        new_stacks = sec.stacks + ((code,),) * count
+    s.sections = _replace(s.sections, section, Section(new_stacks, sec.tiles, sec.placed, True))
+    _note(s, f"{_seat_name(seat)}: {a}")
+    if s.trigger < 0 and not any(hand) and not any(s.decks[seat]):
+        s.trigger = seat
+        _note(s, f"{_seat_name(seat)} has played all cards: every other player has one more turn")
+    if not isinstance(a, Horseman):
+        _action_done(s)
+
+
+# --- chance ----------------------------------------------------------------------------------
+def chance_outcomes(s: GreatWallState) -> list[tuple[Action, float]]:
+    g = s.game
+    if s.phase != DRAW and any(_needs_tiles(sec) for sec in s.sections) and any(s.bag):
+        total = sum(s.bag)
+        return [(g.reveal_actions[vi], c / total) for vi, c in enumerate(s.bag) if c]
+    seat = s.seat if s.phase == DRAW else _deal_seat(s)
+    deck = s.decks[seat]
+    total = sum(deck)
+    return [(g.deal_actions[k], c / total) for k, c in enumerate(deck) if c]
+
+
+# --- the end -------------------------------------------------------------------------------------
+def ranking_key(s: GreatWallState, seat: int) -> tuple[int, int]:
+    """Total fame value, then number of tiles (GW-5.4)."""
+    return (sum(s.won[seat]), len(s.won[seat]))
+
+
+def returns(s: GreatWallState) -> list[float]:
+    """Winners share: each of k winners gets (n-k)/(k(n-1)), each loser -1/(n-1) (GW-5.4)."""
+    n = s.game.players
+    if s.phase != OVER:
+        return [0.0] * n
+    keys = [ranking_key(s, p) for p in range(n)]
+    best = max(keys)
+    k = keys.count(best)
+    if k == n:
+        return [0.0] * n
+    win = (n - k) / (k * (n - 1))
+    return [win if key == best else -1.0 / (n - 1) for key in keys]
+
+
+# --- hidden information ----------------------------------------------------------------------
+def resample(s: GreatWallState, seat: int, rng: random.Random) -> GreatWallState:
+    """Redeal every other seat's hand from its unseen cards.
+
+    A seat's hand and deck together are its set minus its cards on the table and those
+    gone from the game: public facts, so the pool is built from them in kind order, then
+    shuffled; only the split into hand and deck is hidden.
+    """
+    if s.phase == OVER:
+        return s
+    r = s.copy()
+    hands = list(s.hands)
+    decks = list(s.decks)
+    kinds = range(len(KINDS))
+    for other in range(s.game.players):
+        if other == seat:
+            continue
+        size = sum(s.hands[other])
+        pool = [k for k in kinds for _ in range(s.hands[other][k] + s.decks[other][k])]
+        rng.shuffle(pool)
+        hand = [0] * len(KINDS)
+        deck = [0] * len(KINDS)
+        for k in pool[:size]:
+            hand[k] += 1
+        for k in pool[size:]:
+            deck[k] += 1
+        hands[other] = tuple(hand)
+        decks[other] = tuple(deck)
+    r.hands = tuple(hands)
+    r.decks = tuple(decks)
+    return r
+
+
+# --- explanations ------------------------------------------------------------------------------
+def why_illegal(s: GreatWallState, a: Action) -> tuple[str, str]:
+    g = s.game
+    who = _seat_name(s.seat)
+    if isinstance(a, Reveal):
+        return ("GW-1.3", "fame tiles are revealed by chance from the bag, not by a player")
+    if isinstance(a, Deal):
+        return ("GW-1.4", "the card drawn is decided by chance, not chosen by a player")
+    section = getattr(a, "section", None)
+    if section is not None and section >= len(s.sections):
+        return (
+            "GW-1.1",
+            f"with {g.players} players there are only {len(s.sections)} sections "
+            f"(A-{SECTION_NAMES[len(s.sections) - 1]})",
+        )
+    if section is not None and not s.sections[section].open:
+        return ("GW-4.3", f"section {SECTION_NAMES[section]} has closed: its fame tiles ran out")
+    if s.phase == SCORE:
+        if isinstance(a, Lay | Take):
+            return _why_not_score(s, a)
+        if s.stopped:
+            return ("GW-5.2", "cards are no longer played; this turn is a scoring check only")
+        todo = ", ".join(SECTION_NAMES[i] for i in range(len(s.sections)) if s.pending >> i & 1)
+        return (
+            "GW-2.1",
+            f"the scoring check comes first: {who} must first claim a tile in {todo}",
+        )
+    # the action phase
+    hand = s.hands[s.seat]
+    if isinstance(a, Lay | Take):
+        return (
+            "GW-4.1",
+            "fame tiles are claimed only in the scoring check at the start of a turn",
+        )
+    if isinstance(a, Draw):
+        return ("GW-2.3", f"{who}'s own deck is empty, so there is nothing to draw")
+    if isinstance(a, Pass):
+        return ("GW-2.4", f"{who} can still play or draw a card, so may not pass")
+    if isinstance(a, Play):
+        if a.kind == HORSEMAN:
+            return ("GW-3.4", "a horseman costs no action: lay it with 'horseman <section>'")
+        if hand[a.kind] < a.count:
+            return (
+                "GW-2.2",
+                f"{who} holds {hand[a.kind]} {KINDS[a.kind]} card(s), not {a.count}",
+            )
+    if isinstance(a, Horseman) and not hand[HORSEMAN]:
+        return ("GW-3.4", f"{who} holds no horseman")
+    if isinstance(a, Cover):
+        sec = s.sections[a.section]
+        name = f"{SECTION_NAMES[a.section]}{a.position + 1}"
+        if not hand[DRAGON]:
+            return ("GW-3.5", f"{who} holds no dragon")
+        if a.position >= len(sec.stacks):
+            return (
+                "GW-3.5",
+                f"there is no card {name}: section {SECTION_NAMES[a.section]} "
+                f"has {len(sec.stacks)} card place(s)",
+            )
+        if sec.placed is not None and sec.placed[1] == a.position:
+            return ("GW-3.5", f"a dragon may not cover card {name}: a fame tile lies on it")
+    return ("GW-2.2", f"{a} is not open to {who} now")
+
+
+def _why_not_score(s: GreatWallState, a: Lay | Take) -> tuple[str, str]:
+    g = s.game
+    sec = s.sections[a.section]
+    name = SECTION_NAMES[a.section]
+    who = _seat_name(s.seat)
+    if not s.pending >> a.section & 1:
+        if sec.qualifies(s.seat, g.players, g.card_values):
+            return ("GW-4.5", f"{who} has already scored section {name} this turn")
+        if not sec.present() >> s.seat & 1:
+            return ("GW-4.6", f"{who} has no card in section {name}, so cannot win its tile")
+        t = sec.totals(g.players, g.card_values)
+        best = max(v for q, v in enumerate(t) if q != s.seat)
+        return (
+            "GW-4.1",
+            f"{who} does not lead in section {name}: {t[s.seat]} against {best}",
+        )
+    if isinstance(a, Take):
+        return (
+            "GW-4.2",
+            f"two tiles lie face up in {name}: {who} chooses one and lays it on a card",
+        )
+    if len(sec.tiles) < 2:
+        return ("GW-4.3", f"one tile is left in {name}: {who} takes it with 'take {name}'")
+    if a.value not in sec.tiles:
+        shown = " and ".join(map(str, sec.tiles))
+        return ("GW-4.2", f"the face-up tiles in {name} are {shown}, not {a.value}")
+    if a.position >= len(sec.stacks):
+        return ("GW-4.2", f"section {name} has only {len(sec.stacks)} card place(s)")
+    return (
+        "GW-4.2",
+        f"card {name}{a.position + 1} is not an uncovered card of {who}: "
+        "the tile goes on one of the player's own cards",
+    )
+
+
+def describe(s: GreatWallState, a: Action) -> str:
+    who = _seat_name(s.seat)
+    if isinstance(a, Reveal):
+        return f"a fame tile of value {a.value} is revealed"
+    if isinstance(a, Deal):
+        return f"the card drawn is a {KINDS[a.kind]}"
+    name = SECTION_NAMES[getattr(a, "section", 0)]
+    if isinstance(a, Lay):
+        return (
+            f"{who} lays the fame tile {a.value} on card {name}{a.position + 1}; "
+            f"{who}'s total in {name} drops by {a.value}"
+        )
+    if isinstance(a, Take):
+        return f"{who} takes the last fame tile of {name}; the section is settled and cleared"
+    if isinstance(a, Draw):
+        return f"{who} draws one card from the own deck as an action"
+    if isinstance(a, Pass):
+        return f"{who} can neither play nor draw and gives up this action"
+    if isinstance(a, Horseman):
+        return f"{who} lays a horseman (2) at the end of {name} without spending an action"
+    if isinstance(a, Cover):
+        return f"{who} lays the dragon on card {name}{a.position + 1}, which stops counting"
+    assert isinstance(a, Play)
+    what = f"{a.count} {KINDS[a.kind]} cards" if a.count > 1 else f"a {KINDS[a.kind]}"
+    extra = ""
+    if a.kind == NOBLE:
+        extra = "; every card there now counts 1"
+    elif a.kind == WARRIOR:
+        extra = "; each warrior counts one more than the one before"
+    return f"{who} plays {what} to the right end of {name} as an action{extra}"

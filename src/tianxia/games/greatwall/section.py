@@ -1,0 +1,106 @@
+"""A building section of the wall: its cards, its fame tiles, and the totals they give.
+
+A card is one integer, ``owner * 8 + kind``. A section is a row of places, each a stack
+of cards: a dragon laid on a card goes on top of that card's stack, and only the top card
+of a stack counts (GW-3.5).
+"""
+
+from __future__ import annotations
+
+from tianxia.games.greatwall.components import NOBLE, WARRIOR
+
+
+def card(owner: int, kind: int) -> int:
+    return owner * 8 + kind
+
+
+class Section:
+    """One section, immutable once built; totals are computed once and cached.
+
+    Attributes:
+        stacks: the places from left to right; each a tuple of cards, the last on top.
+        tiles: the face-up fame tiles not yet claimed, in the order they were revealed.
+        placed: ``(value, position)`` of the first tile, lying on a card, or None.
+        open: False once the section has closed for lack of tiles (GW-4.3).
+    """
+
+    __slots__ = ("_present", "_totals", "open", "placed", "stacks", "tiles")
+
+    def __init__(
+        self,
+        stacks: tuple[tuple[int, ...], ...] = (),
+        tiles: tuple[int, ...] = (),
+        placed: tuple[int, int] | None = None,
+        open: bool = True,
+    ) -> None:
+        self.stacks = stacks
+        self.tiles = tiles
+        self.placed = placed
+        self.open = open
+        self._totals: list[int] | None = None
+        self._present = -1
+
+    def totals(self, players: int, values: tuple[int, ...]) -> list[int]:
+        """Each seat's points here: top cards only, the noble and warriors applied, the
+        first tile's value taken from the seat whose card it lies on (GW-3, GW-3.6)."""
+        if self._totals is not None:
+            return self._totals
+        t = [0] * players
+        tops = [st[-1] for st in self.stacks]
+        if any(c & 7 == NOBLE for c in tops):
+            for c in tops:
+                t[c >> 3] += 1
+        else:
+            warriors = [0] * players
+            step = values[WARRIOR]
+            for c in tops:
+                owner, kind = c >> 3, c & 7
+                if kind == WARRIOR:
+                    warriors[owner] += 1
+                    t[owner] += warriors[owner] * step
+                else:
+                    t[owner] += values[kind]
+        if self.placed is not None:
+            value, pos = self.placed
+            t[self.stacks[pos][-1] >> 3] -= value
+        self._totals = t
+        return t
+
+    def present(self) -> int:
+        """Bit mask of the seats with at least one card here, covered cards included."""
+        if self._present < 0:
+            mask = 0
+            for st in self.stacks:
+                for c in st:
+                    mask |= 1 << (c >> 3)
+            self._present = mask
+        return self._present
+
+    def qualifies(self, seat: int, players: int, values: tuple[int, ...]) -> bool:
+        """Whether `seat` wins a tile here at the start of its turn (GW-4.1, GW-4.4, GW-4.6)."""
+        if not self.open or not self.tiles:
+            return False
+        present = self.present()
+        me = 1 << seat
+        if not present & me:
+            return False
+        if not present & ~me:
+            return True
+        t = self.totals(players, values)
+        mine = t[seat]
+        return all(mine > v for q, v in enumerate(t) if q != seat)
+
+    def to_json(self) -> list[object]:
+        placed = list(self.placed) if self.placed is not None else None
+        return [[list(st) for st in self.stacks], list(self.tiles), placed, self.open]
+
+    @classmethod
+    def from_json(cls, data: list[object]) -> Section:
+        stacks, tiles, placed, open_ = data
+        assert isinstance(stacks, list) and isinstance(tiles, list)
+        return cls(
+            tuple(tuple(int(c) for c in st) for st in stacks),
+            tuple(int(v) for v in tiles),
+            (int(placed[0]), int(placed[1])) if isinstance(placed, list) else None,
+            bool(open_),
+        )

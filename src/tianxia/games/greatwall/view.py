@@ -1,0 +1,142 @@
+"""What a seat (or a spectator) sees, and the evaluation hook for bots.
+
+Public: every section (cards, face-up tiles, the tile lying on a card, totals), the bag's
+contents (all reveals are public), each seat's hand and deck sizes, won tiles (their
+values were face up before they were taken), the cards gone from the game. Private: a
+seat's own hand, and its deck's contents (known, since the set is known; never its order).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from tianxia.core import JSON
+from tianxia.games.greatwall.components import KINDS, SECTION_NAMES
+
+if TYPE_CHECKING:
+    from tianxia.games.greatwall.state import GreatWallState
+
+PHASES = ("setup", "scoring", "actions", "drawing", "over")
+
+
+def _counts(row: tuple[int, ...]) -> dict[str, int]:
+    return {KINDS[k]: c for k, c in enumerate(row) if c}
+
+
+def pending_text(s: GreatWallState) -> str:
+    """The decision awaited, in words."""
+    who = f"P{s.seat + 1}"
+    phase = PHASES[s.phase]
+    if phase == "over":
+        return "the game is over"
+    if phase == "setup":
+        return "setting up: fame tiles are revealed and five cards dealt to each player"
+    if phase == "drawing":
+        return f"{who} draws a card"
+    if any(sec.open and sec.placed is None and len(sec.tiles) < 2 for sec in s.sections) and any(
+        s.bag
+    ):
+        return "new fame tiles are being revealed"
+    if phase == "scoring":
+        todo = [SECTION_NAMES[i] for i in range(len(s.sections)) if s.pending >> i & 1]
+        return f"{who} claims fame tiles in the scoring check (sections {', '.join(todo)})"
+    which = "second" if s.done == 0 else "third"
+    return f"{who} takes the {which} action (play or draw); horsemen may be laid free"
+
+
+def observation(s: GreatWallState, seat: int | None) -> JSON:
+    g = s.game
+    n = g.players
+    sections = []
+    for i, sec in enumerate(s.sections):
+        sections.append(
+            {
+                "name": SECTION_NAMES[i],
+                "open": sec.open,
+                "tiles": list(sec.tiles),
+                "placed": (
+                    {"value": sec.placed[0], "card": sec.placed[1] + 1}
+                    if sec.placed is not None
+                    else None
+                ),
+                "cards": [[[c >> 3, KINDS[c & 7]] for c in st] for st in sec.stacks],
+                "totals": list(sec.totals(n, g.card_values)),
+            }
+        )
+    players = [
+        {
+            "hand_size": sum(s.hands[p]),
+            "deck_size": sum(s.decks[p]),
+            "won": list(s.won[p]),
+            "fame": sum(s.won[p]),
+            "gone": _counts(s.gone[p]),
+        }
+        for p in range(n)
+    ]
+    mine = seat is not None and 0 <= seat < n
+    return {
+        "game": "greatwall",
+        "seat": seat,
+        "current_player": s.to_move,
+        "turn_of": s.seat,
+        "phase": PHASES[s.phase],
+        "pending": pending_text(s),
+        "actions_done": s.done,
+        "final_round": s.trigger >= 0,
+        "emptied_by": s.trigger,
+        "cards_stopped": s.stopped,
+        "sections": sections,
+        "bag": {str(v): c for v, c in zip(g.tile_values, s.bag) if c},
+        "bag_size": sum(s.bag),
+        "boxed": {str(v): c for v, c in zip(g.tile_values, s.boxed) if c},
+        "players": players,
+        "hand": _counts(s.hands[seat]) if mine and seat is not None else None,
+        "deck": _counts(s.decks[seat]) if mine and seat is not None else None,
+        "scores": [sum(w) for w in s.won],
+        "log": list(s.log),
+    }
+
+
+def estimates(s: GreatWallState) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Per seat: fame won, tiles lying on own cards, expected tiles from current leads,
+    and a small credit for cards still to play."""
+    g = s.game
+    n = g.players
+    fame = [float(sum(w)) for w in s.won]
+    on_cards = [0.0] * n
+    leads = [0.0] * n
+    for sec in s.sections:
+        if not sec.open or not sec.stacks:
+            continue
+        if sec.placed is not None:
+            on_cards[sec.stacks[sec.placed[1]][-1] >> 3] += sec.placed[0]
+        if not sec.tiles:
+            continue
+        t = sec.totals(n, g.card_values)
+        top = max(t)
+        leaders = [p for p in range(n) if t[p] == top and sec.present() >> p & 1]
+        if len(leaders) == 1:
+            leads[leaders[0]] += 0.6 * max(sec.tiles)
+    reserve = [0.15 * (sum(s.hands[p]) + sum(s.decks[p])) for p in range(n)]
+    return fame, on_cards, leads, reserve
+
+
+def heuristic_terms(s: GreatWallState, seat: int) -> dict[str, float]:
+    fame, on_cards, leads, reserve = estimates(s)
+    return {
+        "fame": fame[seat],
+        "tiles_on_cards": on_cards[seat],
+        "leads": leads[seat],
+        "cards_left": reserve[seat],
+    }
+
+
+def heuristic(s: GreatWallState, seat: int) -> float:
+    """tanh of the seat's estimated fame minus the best other seat's, scaled by a tile."""
+    n = s.game.players
+    if s.to_move < -1:  # the end: the result itself
+        return s.returns()[seat]
+    est = [sum(t) for t in zip(*estimates(s))]
+    best_other = max(est[p] for p in range(n) if p != seat)
+    return math.tanh((est[seat] - best_other) / 8.0)
