@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tianxia.core import JSON, Action, State
-from tianxia.games.greatwall import rules, view
+from tianxia.games.greatwall import rules
 from tianxia.games.greatwall.section import Section
+from tianxia.games.greatwall.view import heuristic, heuristic_terms, observation
 
 if TYPE_CHECKING:
     from tianxia.games.greatwall.game import GreatWall
@@ -144,13 +145,13 @@ class GreatWallState(State):
         return rules.returns(self)
 
     def observation(self, seat: int | None) -> JSON:
-        return view.observation(self, seat)
+        return observation(self, seat)
 
     def heuristic(self, seat: int) -> float:
-        return view.heuristic(self, seat)
+        return heuristic(self, seat)
 
     def heuristic_terms(self, seat: int) -> dict[str, float]:
-        return view.heuristic_terms(self, seat)
+        return heuristic_terms(self, seat)
 
     def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
         return rules.resample(self, seat, rng)
