@@ -15,7 +15,12 @@ import tianxia
 import tianxia.bots
 from tianxia.core import CHANCE, Match, State
 
-_OPTIONS = {"random": {}, "greedy": {"determinizations": 3}, "ismcts": {"simulations": 40}}
+_OPTIONS: dict[str, dict[str, int]] = {
+    "random": {},
+    "greedy": {"determinizations": 3},
+    "ismcts": {"simulations": 40},
+    "pimc": {"simulations": 40, "determinizations": 4},
+}
 
 
 def _decision_points(name: str, seed: int, count: int) -> list[State]:

@@ -17,7 +17,7 @@ def _highcard_with(cards: tuple[int, int]) -> State:
     return game.new_initial_state().apply(f"deal {cards[0]}").apply(f"deal {cards[1]}")
 
 
-@pytest.mark.parametrize("bot_name", ["greedy", "ismcts"])
+@pytest.mark.parametrize("bot_name", ["greedy", "ismcts", "pimc"])
 def test_a_low_card_is_swapped_and_a_high_card_kept(bot_name: str) -> None:
     low = _highcard_with((1, 4))
     high = _highcard_with((6, 4))
@@ -88,18 +88,30 @@ def test_bad_search_options_are_refused(options: dict, message: str) -> None:
         tianxia.bots.make("ismcts", game, 0, **options)
 
 
+def test_pimc_sums_its_worlds_and_refuses_zero_worlds() -> None:
+    state = _highcard_with((2, 5))
+    bot = tianxia.bots.make("pimc", state.game, 0, seed=3, simulations=90, determinizations=3)
+    bot.act(state)
+    text = bot.explain()
+    assert text.startswith("pimc: swap after 90 simulations")
+    visits = [int(line.split(":")[1].split()[0]) for line in text.splitlines() if "visits" in line]
+    assert sum(visits) == 90
+    with pytest.raises(ValueError, match="determinizations must be >= 1"):
+        tianxia.bots.make("pimc", state.game, 0, determinizations=0)
+
+
 def test_greedy_refuses_a_negative_number_of_determinizations() -> None:
     game = tianxia.load_game("highcard", players=2)
     with pytest.raises(ValueError, match="determinizations must be >= 0"):
         tianxia.bots.make("greedy", game, 0, determinizations=-1)
 
 
-@pytest.mark.parametrize("bot_name", ["greedy", "ismcts"])
+@pytest.mark.parametrize("bot_name", ["greedy", "ismcts", "pimc"])
 @pytest.mark.parametrize("name", tianxia.list_games())
 def test_search_bots_finish_a_whole_game(name: str, bot_name: str) -> None:
     game = tianxia.load_game(name)
     match = Match(game, seed=1)
-    options = {"simulations": 10, "rollout_depth": 2} if bot_name == "ismcts" else {}
+    options = {} if bot_name == "greedy" else {"simulations": 10, "rollout_depth": 2}
     bots = [tianxia.bots.make(bot_name, game, s, seed=s, **options) for s in range(game.players)]
     while not match.state.is_terminal():
         if match.state.is_chance_node():

@@ -20,11 +20,12 @@ def _register_builtin() -> None:
     # The search bots are imported here (not at the top) so a partial checkout still loads.
     try:
         from tianxia.bots.greedy import GreedyBot
-        from tianxia.bots.ismcts import ISMCTSBot
+        from tianxia.bots.ismcts import ISMCTSBot, PIMCBot
     except ImportError:
         return
     _BOTS[GreedyBot.NAME] = GreedyBot
     _BOTS[ISMCTSBot.NAME] = ISMCTSBot
+    _BOTS[PIMCBot.NAME] = PIMCBot
 
 
 def available() -> list[str]:
@@ -37,11 +38,11 @@ def make(name: str, game: Game, seat: int, seed: int = 0, **options: Any) -> Bot
     """A bot called `name` playing `seat` of `game`, with its own stream seeded by `seed`.
 
     Args:
-        name: `random`, `greedy` or `ismcts` (see `available()`).
+        name: `random`, `greedy`, `ismcts` or `pimc` (see `available()`).
         game: the loaded variant.
         seat: the seat it plays.
         seed: seeds the bot's random stream; the same seed gives the same decisions.
-        options: per bot, e.g. `simulations=`, `time_limit=` for `ismcts`.
+        options: per bot, e.g. `simulations=`, `time_limit=` for `ismcts` and `pimc`.
 
     Raises:
         ValueError: an unknown bot, an unknown option or a value out of range.

@@ -6,6 +6,9 @@ legal in that determinisation (Cowling, Powley and Whitehouse 2012), adds one no
 random moves for at most `rollout_depth` decisions and then scores the position with the
 game's evaluation hook. Chance outcomes are drawn from the bot's own stream and do not
 branch the tree (open loop), so hidden deals do not split the statistics.
+
+`pimc` shares the machinery but searches a few determinisations fixed for the whole
+decision, one tree each, and sums their root statistics.
 """
 
 from __future__ import annotations
@@ -83,9 +86,7 @@ class ISMCTSBot(Bot):
         return self.last_simulations / self.last_seconds if self.last_seconds > 0 else 0.0
 
     def _choose(self, state: State, legal: tuple[Action, ...]) -> Action:
-        rng = self.rng
-        seat = self.seat
-        root = _Node(seat)
+        roots = self._roots(state)
         budget = self.simulations if self.simulations is not None else math.inf
         deadline = (
             time.perf_counter() + self.time_limit if self.time_limit is not None else math.inf
@@ -94,7 +95,7 @@ class ISMCTSBot(Bot):
         samples: list[State] = []
         done = 0
         while done < budget:
-            world = state.resample_from_infostate(seat, rng)
+            root, world = self._world(state, roots, done)
             if len(samples) < _TERM_SAMPLES:
                 samples.append(world)
             self._simulate(root, world)
@@ -103,13 +104,24 @@ class ISMCTSBot(Bot):
                 break
         self.last_simulations = done
         self.last_seconds = time.perf_counter() - start
+        merged = _merge(roots, legal)
         ranked = sorted(
-            ((a, root.children[a]) for a in legal if a in root.children),
+            merged.items(),
             key=lambda ac: (-ac[1].visits, -ac[1].total / max(1, ac[1].visits)),
         )
         choice = ranked[0][0]
         self._explanation = self._describe_search(choice, ranked, samples)
         return choice
+
+    def _roots(self, state: State) -> list[tuple[_Node, State | None]]:
+        """The trees searched: one, over a fresh determinisation per simulation."""
+        return [(_Node(self.seat), None)]
+
+    def _world(
+        self, state: State, roots: list[tuple[_Node, State | None]], done: int
+    ) -> tuple[_Node, State]:
+        """The tree and the determinisation for simulation number `done`."""
+        return roots[0][0], state.resample_from_infostate(self.seat, self.rng)
 
     def _simulate(self, root: _Node, state: State) -> None:
         rng = self.rng
@@ -177,10 +189,62 @@ class ISMCTSBot(Bot):
     ) -> str:
         speed = self.simulations_per_second
         lines = [
-            f"ismcts: {choice} after {self.last_simulations} simulations "
+            f"{self.NAME}: {choice} after {self.last_simulations} simulations "
             f"in {self.last_seconds:.2f}s ({speed:.0f}/s), {len(ranked)} actions tried"
         ]
         for a, n in ranked[:_TOP]:
             lines.append(f"  {a}: {n.visits} visits, value {n.total / max(1, n.visits):+.3f}")
         lines.append(f"  terms now: {terms_text(mean_terms(samples, self.seat))}")
         return "\n".join(lines)
+
+
+def _merge(
+    roots: list[tuple[_Node, State | None]], legal: tuple[Action, ...]
+) -> dict[Action, _Node]:
+    """The root actions' statistics summed over every tree searched."""
+    merged: dict[Action, _Node] = {}
+    for root, _ in roots:
+        for a in legal:
+            child = root.children.get(a)
+            if child is None:
+                continue
+            into = merged.get(a)
+            if into is None:
+                into = merged[a] = _Node(child.player)
+                into.avail = 0
+            into.visits += child.visits
+            into.total += child.total
+            into.avail += child.avail
+    return merged
+
+
+class PIMCBot(ISMCTSBot):
+    """Perfect-information Monte Carlo: UCT on a few fixed determinisations, votes summed.
+
+    Unlike `ismcts`, each tree searches one world drawn at the start of the decision, so
+    its statistics are sharper but may trust what the seat cannot know (strategy fusion).
+
+    Options: those of `ismcts`, and `determinizations`, the worlds drawn per decision.
+    """
+
+    NAME = "pimc"
+    OPTIONS: ClassVar[Mapping[str, Any]] = {**ISMCTSBot.OPTIONS, "determinizations": 8}
+
+    def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
+        super().__init__(game, seat, seed, **options)
+        self.determinizations: int = _check_number(
+            self.NAME, "determinizations", self.options["determinizations"], kind=int, low=1
+        )
+
+    def _roots(self, state: State) -> list[tuple[_Node, State | None]]:
+        return [
+            (_Node(self.seat), state.resample_from_infostate(self.seat, self.rng))
+            for _ in range(self.determinizations)
+        ]
+
+    def _world(
+        self, state: State, roots: list[tuple[_Node, State | None]], done: int
+    ) -> tuple[_Node, State]:
+        root, world = roots[done % len(roots)]
+        assert world is not None
+        return root, world
