@@ -1,0 +1,197 @@
+"""What a seat may see of a position, a redraw of what it may not, and the bots' evaluation."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import TYPE_CHECKING, Any
+
+from tianxia.core import JSON
+from tianxia.games.china import rules
+from tianxia.games.china.board import COLOURS
+
+if TYPE_CHECKING:
+    from tianxia.games.china.game import ChinaGame
+    from tianxia.games.china.state import ChinaState
+
+_LAYOUTS: dict[str, JSON] = {}
+
+
+def layout(g: ChinaGame) -> JSON:
+    """The static drawing of the board side (shared between observations; do not mutate)."""
+    b = g.board
+    if b.side not in _LAYOUTS:
+        _LAYOUTS[b.side] = {
+            "side": b.side,
+            "reconstructed": b.reconstructed,
+            "fields": [
+                {"name": b.field_names[f], "province": b.field_province[f], "xy": list(xy)}
+                for f, xy in enumerate(b.field_xy)
+            ],
+            "dragons": [list(xy) for xy in b.dragon_xy],
+            "roads": [[x, y] for x, y in b.roads],
+            "alliances": [[x, y] for x, y in b.alliances],
+        }
+    return _LAYOUTS[b.side]
+
+
+def _by_colour(counts: tuple[int, ...]) -> dict[str, int]:
+    return {COLOURS[c]: counts[c] for c in range(5)}
+
+
+def pending(s: ChinaState) -> str:
+    """The decision awaited now, in words."""
+    b = s.game.board
+    if s.phase == "deal":
+        return "chance deals the cards: 3 to each hand, then 4 face up"
+    if s.phase == "turn":
+        return (
+            f"seat {s.seat} places 1-3 cards' worth of pieces in one province or exchanges a card"
+        )
+    if s.phase == "place":
+        return (
+            f"seat {s.seat} may place a second piece in {b.province_names[s.province]} or say done"
+        )
+    if s.phase == "refill":
+        return f"seat {s.seat} takes {s.to_take} more card(s) from the display or the deck"
+    if s.phase == "draw":
+        return f"chance draws the top card of the deck for seat {s.seat}"
+    if s.phase == "reveal":
+        return "chance lays out a card from the deck to refill the display to 4"
+    return "the game is over"
+
+
+def observation(s: ChinaState, seat: int | None) -> JSON:
+    g = s.game
+    b = g.board
+    n = g.players
+    provinces = []
+    for p, name in enumerate(b.province_names):
+        provinces.append(
+            {
+                "name": name,
+                "colour": COLOURS[b.province_colour[p]],
+                "houses": list(s.pcount[p * n : p * n + n]),
+                "emissaries": list(s.emissaries[p * n : p * n + n]),
+                "emissary_limit": rules.emissary_limit(s, p),
+                "free_fields": sum(1 for f in b.province_fields[p] if s.houses[f] < 0),
+                "scored": bool(s.scored[p]),
+            }
+        )
+    over = s.phase == "over"
+    return {
+        "game": "china",
+        "players": n,
+        "seat": seat,
+        "current_player": s.current_player(),
+        "emperor": 0,
+        "phase": s.phase,
+        "pending": pending(s),
+        "turn": {
+            "seat": s.seat,
+            "province": b.province_names[s.province] if s.province >= 0 else None,
+            "pieces": s.pieces,
+            "cards": s.cards,
+            "limit": s.limit,
+            "to_take": s.to_take,
+        },
+        "board": layout(g),
+        "fields": list(s.houses),
+        "forts": [b.field_names[f] for f in s.forts],
+        "provinces": provinces,
+        "hand": _by_colour(s.hands[seat]) if seat is not None else None,
+        "hand_sizes": [sum(h) for h in s.hands],
+        "known": [_by_colour(k) for k in s.known],
+        "display": _by_colour(s.display),
+        "deck": sum(s.deck),
+        "discards": _by_colour(s.discards),
+        "exhaustions": s.exhaustions,
+        "last_round": s.exhaustions >= 2,
+        "supply": [{"houses": h, "emissaries": e, "fortifications": f} for h, e, f in s.supply],
+        "scores": list(s.points),
+        "final": (
+            None
+            if s.final is None
+            else [dict(zip(("provinces", "alliances", "roads"), f)) for f in s.final]
+        ),
+        "winners": rules.winners(s) if over else None,
+        "log": list(s.log),
+    }
+
+
+def resample(s: ChinaState, seat: int, rng: random.Random) -> ChinaState:
+    """Redraw the other hands' unknown cards and the deck from what `seat` cannot see.
+
+    The pool is built from public counts and `seat`'s own hand in colour order, so two
+    states `seat` cannot tell apart give the same result for the same `rng`.
+    """
+    g = s.game
+    n = g.players
+    total = g.cards.deck_for(n)
+    unseen = [
+        total[c]
+        - s.display[c]
+        - s.discards[c]
+        - s.hands[seat][c]
+        - sum(s.known[p][c] for p in range(n) if p != seat)
+        for c in range(5)
+    ]
+    pool = [c for c in range(5) for _ in range(unseen[c])]
+    rng.shuffle(pool)
+    hands = []
+    for p in range(n):
+        if p == seat:
+            hands.append(s.hands[p])
+            continue
+        counts = list(s.known[p])
+        for _ in range(sum(s.hands[p]) - sum(s.known[p])):
+            counts[pool.pop()] += 1
+        hands.append(tuple(counts))
+    deck = [0] * 5
+    for c in pool:
+        deck[c] += 1
+    t = s.copy()
+    t.hands = tuple(hands)
+    t.deck = tuple(deck)
+    return t
+
+
+def heuristic_terms(s: ChinaState, seat: int) -> dict[str, float]:
+    """Points so far, what unscored provinces and alliances would pay now, and road groups."""
+    g = s.game
+    n = g.players
+    provinces = 0
+    for p in g.all_provinces:
+        if not s.scored[p]:
+            provinces += rules.rank_points(s.pcount[p * n : p * n + n])[seat]
+    alliances = rules.alliance_points(s)[seat] if s.phase != "over" else 0
+    return {
+        "points": float(s.points[seat]),
+        "provinces": float(provinces) if s.phase != "over" else 0.0,
+        "alliances": float(alliances),
+        "roads": float(_road_estimate(s, seat)) if s.phase != "over" else 0.0,
+        "supply": float(sum(s.supply[seat])),
+    }
+
+
+def _road_estimate(s: ChinaState, seat: int) -> int:
+    """Houses of `seat` with a road to another own house: a cheap bound on chain points."""
+    nbrs = s.game.board.neighbours
+    houses = s.houses
+    return sum(
+        1 for f, o in enumerate(houses) if o == seat and any(houses[x] == seat for x in nbrs[f])
+    )
+
+
+def _estimate(terms: dict[str, Any]) -> float:
+    return terms["points"] + terms["provinces"] + terms["alliances"] + 0.5 * terms["roads"]
+
+
+def heuristic(s: ChinaState, seat: int) -> float:
+    if s.phase == "over":
+        return rules.returns(s)[seat]
+    n = s.game.players
+    est = [_estimate(heuristic_terms(s, i)) for i in range(n)]
+    best_other = max(v for i, v in enumerate(est) if i != seat)
+    scale = max(10.0, sum(est) / n)
+    return math.tanh((est[seat] - best_other) / scale)
