@@ -19,7 +19,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Se
 from textual.widgets.option_list import Option
 
 import tianxia
-from tianxia.core import CHANCE, Action, IllegalActionError, Match, NotationError, State
+from tianxia.core import CHANCE, Action, IllegalActionError, Match, NotationError, State, registry
 from tianxia.core.registry import game_class
 from tianxia.tui.render import Context, generic, render
 from tianxia.tui.session import STRENGTHS, SeatPlan, Session, seat_name
@@ -33,6 +33,26 @@ SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magen
 
 def seat_style(seat: int) -> str:
     return SEAT_STYLES[seat % len(SEAT_STYLES)] if seat >= 0 else "magenta"
+
+
+def playable_games() -> list[str]:
+    """The registered games, leaving out any whose package fails to import.
+
+    `list_games` stops at the first game that cannot be imported; the set-up screen
+    should still offer the others, so the names are tried one by one then.
+    """
+    try:
+        return tianxia.list_games()
+    except Exception:
+        names = [*getattr(registry, "_LAZY", {}), *getattr(registry, "_REGISTRY", {})]
+    out: list[str] = []
+    for name in dict.fromkeys(names):
+        try:
+            game_class(name)
+        except Exception:
+            continue
+        out.append(name)
+    return out
 
 
 def load_saved(path: str) -> Match:
@@ -186,7 +206,7 @@ class SetupScreen(Screen[None]):
         return self.app
 
     def compose(self) -> ComposeResult:
-        names = tianxia.list_games()
+        names = playable_games()
         preset = self.tx.preset
         game = preset.game if preset.game in names else names[0]
         yield Header()

@@ -1,0 +1,261 @@
+"""The terminal player driven by keystrokes on the test game `highcard`: refusals,
+hotseat hand-over, save, load, replay, and a bot's reasons."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+import json
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+import tianxia
+from tianxia.core import Match
+from tianxia.tui import TianxiaApp
+from tianxia.tui.screens import (
+    GameScreen,
+    HandOverScreen,
+    MessageScreen,
+    PathPrompt,
+    ReplayScreen,
+    SetupScreen,
+)
+
+SIZE = (120, 40)
+
+
+def sync(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async test under plain pytest (no asyncio plugin is installed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
+
+def plain(widget: Static) -> str:
+    """What a static widget shows, as plain text."""
+    console = Console(width=160, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
+
+
+def text_of(app: TianxiaApp, selector: str) -> str:
+    return plain(app.screen.query_one(selector, Static))
+
+
+async def settle(app: TianxiaApp, pilot: Pilot[None]) -> None:
+    """Let bots finish thinking and the screen catch up."""
+    for _ in range(3):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def start(app: TianxiaApp, pilot: Pilot[None]) -> GameScreen:
+    await pilot.pause()
+    assert isinstance(app.screen, SetupScreen)
+    await pilot.click("#start")
+    await settle(app, pilot)
+    table = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+    return table
+
+
+async def type_in(pilot: Pilot[None], text: str) -> None:
+    await pilot.press(*text)
+
+
+@sync
+async def test_a_refused_move_shows_the_rule_and_reason_and_changes_nothing() -> None:
+    app = TianxiaApp(
+        game="highcard", options={"swaps": False}, seats=["human", "random"], seed=2, bot_delay=0
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        before = table.session.state
+        await pilot.press("slash")
+        await type_in(pilot, "swap")
+        await pilot.press("enter")
+        message = text_of(app, "#message")
+        assert "HC-2" in message
+        assert "swapping is switched off in this variant" in message
+        assert table.session.state is before
+        await type_in(pilot, "fold")
+        await pilot.press("enter")
+        assert "Not a move" in text_of(app, "#message")
+        assert table.session.state is before
+
+
+@sync
+async def test_typed_notation_plays_the_move() -> None:
+    app = TianxiaApp(game="highcard", seats=["human", "random"], seed=5, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        await pilot.press("slash")
+        await type_in(pilot, "stay")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        players = [table.session.match.seat_of(i) for i in range(len(table.session.match.log))]
+        assert "stay" in [str(a) for a in table.session.match.log]
+        assert 0 in players
+
+
+@sync
+async def test_a_full_game_against_a_bot_ends_with_the_scores() -> None:
+    app = TianxiaApp(game="highcard", players=3, seats=["human", "random", "easy"], seed=9)
+    app.bot_delay = 0
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        await pilot.press("down", "enter")  # swap
+        await settle(app, pilot)
+        state = table.session.state
+        assert state.is_terminal()
+        assert isinstance(app.screen, MessageScreen)
+        body = plain(app.screen.query_one("#message-body", Static))
+        assert "Final scores" in body
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)
+        log = text_of(app, "#log")
+        assert "swap" in log
+        # After the end every card is shown, the other seats' deals included.
+        assert "(hidden)" not in log
+
+
+@sync
+async def test_the_log_hides_the_other_seats_cards_while_playing() -> None:
+    app = TianxiaApp(game="highcard", seats=["random", "human"], seed=3, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        s = table.session
+        assert s.to_move() == 1
+        lines = s.log_lines(1)
+        p1_deal, p2_deal = lines[0], lines[1]
+        assert p1_deal.hidden and not p2_deal.hidden
+        log = text_of(app, "#log")
+        assert "(hidden)" in log
+        assert f"deal {s.state.observation(1)['my_card']}" in log
+
+
+@sync
+async def test_hotseat_hides_each_hand_behind_a_hand_over() -> None:
+    app = TianxiaApp(game="highcard", seats=["human", "human"], seed=4, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        assert isinstance(app.screen, HandOverScreen)
+        assert table.viewer() is None, "behind the hand-over the table shows no hand"
+        assert "my_card" in plain(table.query_one("#board", Static))
+        assert not table.awaiting_human()
+        await pilot.press("enter")
+        assert isinstance(app.screen, GameScreen)
+        assert table.viewer() == 0
+        mine = table.session.state.observation(0)["my_card"]
+        assert str(mine) in text_of(app, "#board")
+        await pilot.press("enter")  # stay
+        assert isinstance(app.screen, HandOverScreen)
+        assert table.viewer() is None
+        await pilot.press("enter")
+        assert table.viewer() == 1
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert table.session.state.is_terminal()
+
+
+@sync
+async def test_save_load_and_replay_step_by_step(tmp_path: Path) -> None:
+    path = tmp_path / "hc.json"
+    app = TianxiaApp(game="highcard", seats=["human", "random"], seed=11, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        await pilot.press("s")
+        assert isinstance(app.screen, PathPrompt)
+        await pilot.press(*(["backspace"] * 40))
+        await type_in(pilot, str(path))
+        await pilot.press("enter")
+        saved = json.loads(path.read_text())
+        assert saved["game"] == "highcard"
+        assert saved["log"] == [str(a) for a in table.session.match.log]
+        assert "Saved" in text_of(app, "#message")
+
+    # A bad file is refused with its reason and nothing starts.
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    app = TianxiaApp(game="highcard", seats=["human", "random"], bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.click("#load")
+        await pilot.press(*(["backspace"] * 40))
+        await type_in(pilot, str(bad))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert "not a saved game" in text_of(app, "#setup-message")
+
+        await pilot.click("#load")
+        await pilot.press(*(["backspace"] * 40))
+        await type_in(pilot, str(path))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Continuing" in text_of(app, "#setup-message")
+        await pilot.click("#start")
+        await settle(app, pilot)
+        table = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        assert [str(a) for a in table.session.match.log] == saved["log"]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert table.session.state.is_terminal()
+        table.session.save(path)
+        final = Match.load(path)
+
+    app = TianxiaApp(game="highcard", bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.click("#replay")
+        await pilot.press(*(["backspace"] * 40))
+        await type_in(pilot, str(path))
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert f"Step 0 of {len(final.log)}" in text_of(app, "#replay-status")
+        await pilot.press("right", "right")
+        assert screen.step == 2
+        assert f"Step 2 of {len(final.log)}" in text_of(app, "#replay-status")
+        await pilot.press("left")
+        assert screen.step == 1
+        await pilot.press("end")
+        assert "Final scores" in text_of(app, "#replay-status")
+        await pilot.press("v")
+        assert screen.viewer == 0
+        state = tianxia.replay(final.game, final.log)
+        assert str(state.observation(0)["my_card"]) in text_of(app, "#board")
+
+
+@sync
+async def test_why_shows_the_bots_reasons() -> None:
+    app = TianxiaApp(game="highcard", seats=["random", "human"], seed=6, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        seat, _index, text = table.session.last_explanation() or (None, None, "")
+        assert seat == 0 and text
+        await pilot.press("w")
+        assert isinstance(app.screen, MessageScreen)
+        assert "Why did P1 play" in plain(app.screen.query_one(".dialog-title", Static))
+        assert text in plain(app.screen.query_one("#message-body", Static))
+
+
+@sync
+async def test_setup_refuses_a_bad_seed_and_starts_nothing() -> None:
+    app = TianxiaApp(game="highcard", bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#seed").value = "12x"  # type: ignore[attr-defined]
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert "whole number" in text_of(app, "#setup-message")
