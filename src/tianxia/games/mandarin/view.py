@@ -1,0 +1,109 @@
+"""What one seat (or a spectator) sees of a Mandarin position, and the bots' hooks."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import TYPE_CHECKING
+
+from tianxia.core import JSON
+from tianxia.games.mandarin import rules
+from tianxia.games.mandarin.tables import ANIMAL_COUNT, COLOUR_COUNT, TABLES
+
+if TYPE_CHECKING:
+    from tianxia.games.mandarin.state import MandarinState
+
+# Others' money is resampled from a flat prior on 0..RESAMPLE_MONEY_MAX in hundreds (MA-1.5).
+RESAMPLE_MONEY_MAX = 6000
+
+
+def observation(s: MandarinState, seat: int | None) -> JSON:
+    """Everything public, plus `seat`'s own money; the keys are listed in the rules doc."""
+    players = s.game.players
+    names = TABLES.tile_names
+    owner = s.owner
+    over = s.phase == rules.OVER
+    auction = None
+    if s.phase == rules.AUCTION:
+        auction = {
+            "seller": s.seller,
+            "high_bid": s.high,
+            "high_bidder": s.bidder,
+            "out": [i for i in range(players) if (s.out >> i) & 1],
+            "overbid": [i for i in range(players) if (s.banned >> i) & 1],
+        }
+    return {
+        "seat": seat,
+        "players": players,
+        "to_move": s.current_player(),
+        "phase": rules.PHASE_NAMES[s.phase],
+        "prompt": rules.pending(s),
+        "turn_of": s.seat,
+        "turns": s.turns,
+        "turn_cap": s.game.turn_cap,
+        "rolls": s.rolls,
+        "last_roll": s.last_roll,
+        "signs": [TABLES.animals[a] if a >= 0 else None for a in s.sign],
+        "positions": list(s.pos),
+        "collections": [[names[t] for t, o in enumerate(owner) if o == i] for i in range(players)],
+        "sector_holders": [rules.holder(s, a) for a in range(ANIMAL_COUNT)],
+        "dispenser": rules.dispenser_count(s),
+        "lot": {"face_up": [names[t] for t in s.lot], "face_down": s.holes},
+        "auction": auction,
+        "passed": list(s.passed),
+        "debtor": s.debtor,
+        "money": s.money[seat] if seat is not None else None,
+        "all_money": list(s.money) if over else None,
+        "winners": list(s.winners),
+        "end": s.end,
+        "money_variant": s.game.money_variant,
+    }
+
+
+def resample(s: MandarinState, seat: int, rng: random.Random) -> MandarinState:
+    """Redraw what `seat` cannot see: the others' money.
+
+    Face-down tiles and the dispenser's order do not exist in the state (they are drawn
+    when seen), so the only hidden values are the others' purses. They are redrawn from a
+    flat prior, seat by seat, so the result depends only on `seat`'s view and `rng`.
+    """
+    if s.phase == rules.OVER:
+        return s
+    money = tuple(
+        s.money[i] if i == seat else 100 * rng.randrange(RESAMPLE_MONEY_MAX // 100 + 1)
+        for i in range(s.game.players)
+    )
+    n = s.copy()
+    n.money = money
+    return n
+
+
+def heuristic_terms(s: MandarinState, seat: int) -> dict[str, float]:
+    """Collection progress (distinct animals, best animal), sectors held, and wealth."""
+    counts = [0] * ANIMAL_COUNT
+    for t, o in enumerate(s.owner):
+        if o == seat:
+            counts[t // COLOUR_COUNT] += 1
+    distinct = sum(1 for c in counts if c)
+    wealth = rules.wealth(s)
+    others = [w for i, w in enumerate(wealth) if i != seat]
+    sectors = sum(1 for a in range(ANIMAL_COUNT) if rules.holder(s, a) == seat)
+    return {
+        "animals": distinct / ANIMAL_COUNT,
+        "best_animal": max(counts) / COLOUR_COUNT,
+        "sectors": sectors / ANIMAL_COUNT,
+        "wealth_lead": (wealth[seat] - max(others)) / 3000.0,
+    }
+
+
+def heuristic(s: MandarinState, seat: int) -> float:
+    """An estimate in [-1, 1] of `seat`'s return: progress to a collection, or wealth."""
+    if s.phase == rules.OVER:
+        return s.returns()[seat]
+    t = heuristic_terms(s, seat)
+    progress = max(t["animals"], t["best_animal"])
+    if s.game.money_variant:
+        score = 1.5 * t["wealth_lead"] + 0.5 * progress + t["sectors"]
+    else:
+        score = 2.0 * (progress - 0.5) + 0.5 * t["sectors"] + 0.25 * t["wealth_lead"]
+    return math.tanh(score)
