@@ -211,6 +211,9 @@ class SilkroadState(State):
                 unseen[k] -= 1
         for k, n in enumerate(self.discard):
             unseen[k] -= n
+        if self.mode == "B":
+            # A passed card is public while it is carried out, before it reaches the discard.
+            unseen[self.card] -= 1
         pool = [k for k, n in enumerate(unseen) for _ in range(n)]
         rng.shuffle(pool)
         hands = list(self.hands)
