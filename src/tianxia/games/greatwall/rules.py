@@ -79,7 +79,8 @@ def scoring_options(s: GreatWallState) -> list[Action]:
     return takes + lays
 
 
-def _begin_turn(s: GreatWallState, seat: int) -> None:
+def begin_turn(s: GreatWallState, seat: int) -> None:
+    """Open `seat`'s turn: the sections it leads now are the ones it scores (GW-4.1)."""
     s.seat = seat
     s.done = 0
     s.phase = SCORE
@@ -95,7 +96,7 @@ def _end_turn(s: GreatWallState) -> None:
         s.stopped = True
         _note(s, "no more cards are played; turns are scoring checks only")
     if not s.stopped:
-        _begin_turn(s, nxt)
+        begin_turn(s, nxt)
         return
     for k in range(n):
         seat = (nxt + k) % n
@@ -155,7 +156,7 @@ def settle(s: GreatWallState) -> None:
             if _deal_seat(s) >= 0:
                 s.to_move = CHANCE
                 return
-            _begin_turn(s, 0)
+            begin_turn(s, 0)
             continue
         if s.phase == SCORE:
             options = scoring_options(s)
