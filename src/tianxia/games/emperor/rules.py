@@ -1,0 +1,989 @@
+"""The rules of Emperor of China: legal actions, their effects, chance, the end and scoring.
+
+Rule IDs (EM-n) refer to docs/rules/emperor.md. `apply` builds the successor in a clone
+of the state and never touches its input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tianxia.core import Action
+from tianxia.games.emperor.actions import (
+    Accept,
+    Advance,
+    AssignYang,
+    AssignYin,
+    Attack,
+    Colonise,
+    Defend,
+    Die,
+    Done,
+    DrawYang,
+    DrawYin,
+    Endure,
+    Grow,
+    Move,
+    OfferMerger,
+    ProposeMerger,
+    Refuse,
+    Retreat,
+    Roll,
+    Stand,
+    Start,
+    Withdraw,
+)
+from tianxia.games.emperor.components import NORMAL
+from tianxia.games.emperor.state import (
+    ADVANCE,
+    ATTACKER,
+    COLONISE,
+    DEFENDER,
+    DIE,
+    DRAW_YANG,
+    DRAW_YIN,
+    END,
+    EXPAND,
+    GROWTH,
+    LOG_LENGTH,
+    MOVE,
+    REPLY,
+    SHIELD,
+    START,
+    YANG,
+    YIN,
+    EmperorState,
+)
+
+S = EmperorState
+
+
+# --- small queries -------------------------------------------------------------------
+def provinces_of(s: S, realm: int) -> list[int]:
+    return [p for p, o in enumerate(s.owner) if o == realm]
+
+
+def realm_units(s: S, realm: int) -> int:
+    return sum(u for o, u in zip(s.owner, s.units) if o == realm)
+
+
+def members(s: S, realm: int) -> int:
+    return sum(1 for x in s.senior if x == realm)
+
+
+def supply(s: S, realm: int) -> int:
+    """Units of the realm's colours not on the board (EM-1.1: 30 a member)."""
+    return members(s, realm) * s.t.supply_each - realm_units(s, realm)
+
+
+def is_independent(s: S, seat: int) -> bool:
+    return s.senior[seat] == seat
+
+
+def is_alive(s: S, seat: int) -> bool:
+    """Takes turns: independent, and either not yet started or holding a province."""
+    return is_independent(s, seat) and (not s.started[seat] or seat in s.owner)
+
+
+def markers_left(s: S, m: int) -> int:
+    return s.t.c.marker_counts[m] - sum(row[m] for row in s.markers)
+
+
+def influence(s: S) -> tuple[int, ...]:
+    """Per province: the realm that influences it (EM-9.2), or -1. Cached."""
+    cache = s._cache
+    if cache is None:
+        cache = s._cache = {}
+    got = cache.get("influence")
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    t = s.t
+    owner = s.owner
+    result = [-1] * t.P
+    comp = [-1] * t.P
+    comp_realms: list[set[int]] = []
+    for p in range(t.P):
+        if owner[p] != -1 or comp[p] != -1:
+            continue
+        k = len(comp_realms)
+        realms: set[int] = set()
+        comp[p] = k
+        stack = [p]
+        while stack:
+            x = stack.pop()
+            for q in t.nbrs[x]:
+                o = owner[q]
+                if o == -1:
+                    if comp[q] == -1:
+                        comp[q] = k
+                        stack.append(q)
+                else:
+                    realms.add(o)
+        comp_realms.append(realms)
+    for p in range(t.P):
+        if owner[p] != -1:
+            continue
+        direct = {owner[q] for q in t.nbrs[p] if owner[q] != -1}
+        if len(direct) == 1:
+            result[p] = next(iter(direct))
+        elif len(comp_realms[comp[p]]) == 1:
+            result[p] = next(iter(comp_realms[comp[p]]))
+    out = tuple(result)
+    cache["influence"] = out
+    return out
+
+
+def control(s: S, realm: int) -> int:
+    """Provinces held or influenced by the realm (EM-3.3, EM-9.1)."""
+    infl = influence(s)
+    return sum(1 for p in range(s.t.P) if s.owner[p] == realm or infl[p] == realm)
+
+
+def realm_score(s: S, realm: int) -> int:
+    """Points of a realm as they stand (EM-9.1)."""
+    c = s.t.c
+    pts = sum(s.hands[realm]) + 2 * control(s, realm)
+    for p, o in enumerate(s.owner):
+        if o == realm:
+            pts += s.units[p]
+            pts += sum(n * v for n, v in zip(s.markers[p], c.marker_points))
+    return pts
+
+
+def seat_scores(s: S) -> list[int]:
+    """Each seat's points; a junior partner shows his senior's (EM-9.3)."""
+    cache = s._cache
+    if cache is None:
+        cache = s._cache = {}
+    got = cache.get("scores")
+    if got is None:
+        realm = {r: realm_score(s, r) for r in set(s.senior)}
+        got = cache["scores"] = [realm[s.senior[i]] for i in range(len(s.senior))]
+    return list(got)
+
+
+def returns(s: S) -> list[float]:
+    """Winners share the gain that the losers pay, so the sum is zero (EM-9.3)."""
+    n = s.game.players
+    if s.phase != END:
+        return [0.0] * n
+    sc = seat_scores(s)
+    best = max(sc[r] for r in range(n) if is_independent(s, r))
+    win = [sc[i] == best for i in range(n)]
+    w = sum(win)
+    lose = n - w
+    if lose == 0:
+        return [0.0] * n
+    gain, loss = (lose / w, 1.0) if w >= lose else (1.0, w / lose)
+    return [gain if x else -loss for x in win]
+
+
+# --- legal actions -------------------------------------------------------------------
+def legal_actions(s: S) -> list[Action]:
+    phase = s.phase
+    t = s.t
+    if phase == START:
+        acts: list[Action] = [t.start[p] for p in start_options(s)]
+    elif phase == GROWTH:
+        acts = [t.grow[p] for p in growth_targets(s)]
+    elif phase == COLONISE:
+        acts = [t.DONE] + [t.colonise[d] for d in colonisations(s)]
+    elif phase == MOVE:
+        acts = [t.DONE]
+        for a, b, k in movements(s):
+            acts.extend(t.move[(a, b)][1 : k + 1])
+    elif phase == EXPAND:
+        acts = [t.DONE] + [t.attack[d] for d in attacks(s)]
+        acts += [t.propose[x] for x in merger_partners(s)]
+    elif phase == REPLY:
+        acts = [t.ACCEPT, t.REFUSE]
+    elif phase == DEFENDER:
+        assert s.battle is not None
+        acts = [t.STAND] + [t.retreat[q] for q in retreats(s)]
+        if not s.battle[2]:
+            acts.append(t.OFFER)
+    elif phase == ATTACKER:
+        acts = [t.ROLL, t.WITHDRAW]
+    elif phase == ADVANCE:
+        assert s.battle is not None
+        acts = list(t.advance[: min(s.units[s.battle[0]], t.cap) + 1])
+    elif phase == YANG:
+        acts = list(t.yang)
+    elif phase == YIN:
+        acts = list(t.yin)
+    elif phase == SHIELD:
+        acts = [t.DEFEND, t.ENDURE] if can_defend(s) else [t.ENDURE]
+    else:
+        return []
+    if len(acts) > 1:
+        ids = s.game.action_ids()
+        acts.sort(key=ids.__getitem__)
+    return acts
+
+
+def chance_outcomes(s: S) -> list[tuple[Action, float]]:
+    t = s.t
+    if s.phase == DIE:
+        return [(a, 1 / 6) for a in t.die]
+    if s.phase == DRAW_YIN:
+        deck, acts = s.yin_deck, t.draw_yin
+    elif s.phase == DRAW_YANG:
+        deck, acts = s.yang_deck, t.draw_yang
+    else:
+        from tianxia.core import IllegalActionError
+
+        raise IllegalActionError("ENGINE-3", "this is not a chance node")
+    total = sum(deck)
+    return [(acts[k], n / total) for k, n in enumerate(deck) if n]
+
+
+def _connected_extension(s: S, chosen: tuple[int, ...], k: int) -> bool:
+    """Whether `chosen` can grow to `k` empty provinces, each next to one before (EM-4.1)."""
+    if len(chosen) >= k:
+        return True
+    t = s.t
+    frontier = {q for p in chosen for q in t.nbrs[p] if s.owner[q] == -1 and q not in chosen}
+    return any(_connected_extension(s, (*chosen, q), k) for q in sorted(frontier))
+
+
+def start_options(s: S) -> list[int]:
+    """Empty provinces the first-turn placement may take next (EM-4.1)."""
+    t = s.t
+    if s.chosen:
+        cand = sorted(
+            {q for p in s.chosen for q in t.nbrs[p] if s.owner[q] == -1 and q not in s.chosen}
+        )
+    else:
+        cand = [p for p in range(t.P) if s.owner[p] == -1]
+    full = [p for p in cand if _connected_extension(s, (*s.chosen, p), t.start_count)]
+    # where no full group fits any more, the player takes what still fits
+    return full or cand
+
+
+def growth_targets(s: S) -> list[int]:
+    """Provinces the growth now due may go to (EM-4.2, EM-4.3)."""
+    if not s.growth:
+        return []
+    t = s.t
+    me = s.player
+    head = s.growth[0]
+    if head < 0:
+        cand = range(t.P)
+    else:
+        cand = sorted((head, *t.nbrs[head]))
+    return [p for p in cand if s.owner[p] == me and s.units[p] < t.cap]
+
+
+def colonisations(s: S) -> list[tuple[int, int]]:
+    t = s.t
+    me = s.player
+    out = []
+    for a in range(t.P):
+        if s.owner[a] == me and s.units[a] >= 4:
+            out.extend((a, b) for b in t.open_nbrs[a] if s.owner[b] == -1)
+    return out
+
+
+def movements(s: S) -> list[tuple[int, int, int]]:
+    """(from, to, how many may go) for every movement open now (EM-6.1)."""
+    t = s.t
+    me = s.player
+    out = []
+    for a in range(t.P):
+        if s.owner[a] != me:
+            continue
+        free = s.units[a] - s.moved[a]
+        if free <= 0:
+            continue
+        k = min(free, t.cap)
+        out.extend((a, b, k) for b in t.open_nbrs[a] if s.owner[b] == me)
+    return out
+
+
+def card_for(s: S, a: int, b: int) -> int:
+    """The yang kind needed to cross from a into b, or -1 for a normal border (EM-2.1)."""
+    kind = s.t.block[a][b]
+    return -1 if kind == NORMAL else s.t.yang_index[kind]
+
+
+def attacks(s: S) -> list[tuple[int, int]]:
+    t = s.t
+    me = s.player
+    hand = s.hands[me]
+    out = []
+    for a in range(t.P):
+        if s.owner[a] != me or s.units[a] < 1 or a in s.conquered:
+            continue
+        for b in t.nbrs[a]:
+            o = s.owner[b]
+            if o == -1 or o == me or (a, b) in s.attacked:
+                continue
+            k = card_for(s, a, b)
+            if k < 0 or hand[k] > 0:
+                out.append((a, b))
+    return out
+
+
+def merger_partners(s: S) -> list[int]:
+    me = s.player
+    return [
+        x
+        for x in range(s.game.players)
+        if x != me and is_independent(s, x) and x in s.owner and x not in s.proposed
+    ]
+
+
+def retreats(s: S) -> list[int]:
+    """Neighbours the defender may withdraw into (EM-7.5)."""
+    assert s.battle is not None
+    t = s.t
+    dst = s.battle[1]
+    d = s.owner[dst]
+    hand = s.hands[d]
+    out = []
+    for q in t.nbrs[dst]:
+        if s.owner[q] != d:
+            continue
+        if t.open_borders:
+            out.append(q)
+            continue
+        k = card_for(s, dst, q)
+        if k < 0 or hand[k] > 0:
+            out.append(q)
+    return out
+
+
+def _shield_kind(s: S) -> int:
+    return s.t.defence_for[s.yin_card]
+
+
+def can_defend(s: S) -> bool:
+    """Whether the struck province's owner can play the matching defence card (EM-8.2)."""
+    k = _shield_kind(s)
+    if k < 0:
+        return False
+    owner = s.decider
+    if s.hands[owner][k] > 0:
+        return True
+    return owner == s.player and s.fresh == k and s.yang_at == s.yin_at
+
+
+# --- transitions ---------------------------------------------------------------------
+def _add_log(s: S, text: str) -> None:
+    s.log = (*s.log[-(LOG_LENGTH - 1) :], text)
+
+
+def _set(tup: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
+    return (*tup[:i], v, *tup[i + 1 :])
+
+
+def _set_units(s: S, p: int, n: int, realm: int) -> None:
+    """Put `n` units of `realm` in p; an emptied province belongs to nobody."""
+    s.units = _set(s.units, p, n)
+    s.owner = _set(s.owner, p, realm if n > 0 else -1)
+
+
+def begin_turn(s: S, seat: int) -> None:
+    s.player = s.decider = seat
+    s.chosen = s.growth = s.moved = s.conquered = s.proposed = ()
+    s.attacked = ()
+    s.battle = None
+    s.yang_at = s.yin_at = s.yin_card = s.fresh = -1
+    if not s.started[seat]:
+        s.phase = START
+        if not start_options(s):
+            # the board is full: nothing to occupy, and nothing else to do this turn
+            s.started = _set_started(s.started, seat)
+            settle_colonise(s)
+        return
+    c = s.t.c
+    queue = [-1] if c.growth_base > 0 else []
+    for p, o in enumerate(s.owner):
+        if o == seat:
+            for m, n in enumerate(s.markers[p]):
+                queue.extend([p] * (n * c.marker_growth[m]))
+    s.growth = tuple(queue)
+    s.phase = GROWTH
+    settle_growth(s)
+
+
+def settle_growth(s: S) -> None:
+    """Drop growth that cannot be placed; move on when none is left (EM-4.4)."""
+    s.phase = GROWTH
+    if supply(s, s.player) <= 0:
+        s.growth = ()
+    while s.growth and not growth_targets(s):
+        s.growth = s.growth[1:]
+    if not s.growth:
+        settle_colonise(s)
+
+
+def settle_colonise(s: S) -> None:
+    s.phase = COLONISE
+    if not colonisations(s):
+        settle_move(s, fresh=True)
+
+
+def settle_move(s: S, fresh: bool = False) -> None:
+    if fresh:
+        s.moved = (0,) * s.t.P
+    s.phase = MOVE
+    if not movements(s):
+        s.moved = ()
+        settle_expand(s)
+
+
+def settle_expand(s: S) -> None:
+    s.battle = None
+    s.decider = s.player
+    if s.player not in s.owner:
+        # a player left without provinces has nothing more to do this turn
+        end_turn(s)
+        return
+    s.phase = EXPAND
+    if not attacks(s) and not merger_partners(s):
+        enter_phase5(s)
+
+
+def enter_phase5(s: S) -> None:
+    s.decider = s.player
+    s.battle = None
+    if s.turn >= s.t.c.turns or s.player not in s.owner and s.merge is None:
+        # the player of the last turn draws no cards (EM-3.2)
+        end_turn(s)
+    elif sum(s.yang_deck):
+        s.phase = YANG
+    elif sum(s.yin_deck):
+        s.phase = YIN
+    else:
+        end_turn(s)
+
+
+def after_assignments(s: S) -> None:
+    if s.yin_at >= 0:
+        s.phase = DRAW_YIN
+    elif s.yang_at >= 0:
+        s.phase = DRAW_YANG
+    else:
+        end_turn(s)
+
+
+def resolve_cards(s: S) -> None:
+    """Carry out the yin card, then settle the yang card (EM-8.2 - EM-8.5)."""
+    c = s.t.c
+    k = s.yin_card
+    if k >= 0:
+        if c.yin_special[k]:
+            me = s.player
+            hand = list(s.hands[me])
+            out = list(s.yang_out)
+            for a in s.t.attack_kinds:
+                out[a] += hand[a]
+                hand[a] = 0
+            if s.fresh in s.t.attack_kinds:
+                out[s.fresh] += 1
+                s.fresh = -1
+            s.hands = _set_hand(s.hands, me, tuple(hand))
+            s.yang_out = tuple(out)
+        elif c.yin_loss[k] > 0 and s.owner[s.yin_at] >= 0:
+            if s.t.defence_for[k] >= 0:
+                s.phase = SHIELD
+                s.decider = s.owner[s.yin_at]
+                return
+            _yin_loss(s)
+    settle_yang(s)
+
+
+def _set_hand(hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ...]) -> Any:
+    return (*hands[:seat], hand, *hands[seat + 1 :])
+
+
+def _yin_loss(s: S) -> None:
+    p = s.yin_at
+    loss = s.t.c.yin_loss[s.yin_card]
+    _set_units(s, p, max(0, s.units[p] - loss), s.owner[p])
+    _add_log(s, f"{s.t.ids[p]} loses {loss} to {s.t.c.yin_kinds[s.yin_card]}")
+
+
+def settle_yang(s: S) -> None:
+    k = s.fresh
+    t = s.t
+    if k >= 0:
+        m = t.yang_marker[k]
+        if m >= 0 and markers_left(s, m) > 0:
+            p = s.yang_at
+            s.markers = (
+                *s.markers[:p],
+                _set(s.markers[p], m, s.markers[p][m] + 1),
+                *s.markers[p + 1 :],
+            )
+            s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
+            _add_log(s, f"{t.c.marker_kinds[m]} marker placed in {t.ids[p]}")
+        else:
+            me = s.player
+            s.hands = _set_hand(s.hands, me, _set(s.hands[me], k, s.hands[me][k] + 1))
+            if m >= 0:
+                _add_log(s, f"P{me} keeps a {t.c.yang_kinds[k]} card, no marker being left")
+            else:
+                _add_log(s, f"P{me} keeps the yang card")
+        s.fresh = -1
+    end_turn(s)
+
+
+def do_merge(s: S, senior: int, junior: int) -> None:
+    """The junior's units become the senior's, his yang cards are lost (EM-7.1)."""
+    s.senior = tuple(senior if x == junior else x for x in s.senior)
+    s.owner = tuple(senior if o == junior else o for o in s.owner)
+    lost = s.hands[junior]
+    s.yang_out = tuple(a + b for a, b in zip(s.yang_out, lost))
+    s.hands = _set_hand(s.hands, junior, (0,) * len(lost))
+    s.claims = tuple(False if i == junior else v for i, v in enumerate(s.claims))
+    _add_log(s, f"P{junior} merges into P{senior}'s state as junior partner")
+
+
+def _stronger(s: S, a: int, b: int) -> tuple[int, int]:
+    """(senior, junior): more units wins; on a tie the player whose turn it is (EM-7.1)."""
+    ua, ub = realm_units(s, a), realm_units(s, b)
+    if ua > ub or (ua == ub and a == s.player):
+        return a, b
+    return b, a
+
+
+def agree_merger(s: S, a: int, b: int) -> None:
+    senior, junior = _stronger(s, a, b)
+    s.battle = None
+    if junior == s.player:
+        # the weaker player whose turn it is still has his phase 5 first
+        s.merge = (senior, junior)
+        _add_log(s, f"P{junior} will merge into P{senior}'s state after phase 5")
+        enter_phase5(s)
+    else:
+        do_merge(s, senior, junior)
+        settle_expand(s)
+
+
+def one_realm_left(s: S) -> bool:
+    """The early end by elimination (EM-3.4)."""
+    if not all(s.started):
+        return False
+    return sum(1 for x in range(s.game.players) if is_alive(s, x)) <= 1
+
+
+def end_turn(s: S) -> None:
+    n = s.game.players
+    c = s.t.c
+    if s.merge is not None:
+        do_merge(s, *s.merge)
+        s.merge = None
+    me = s.player
+    s.battle = None
+    s.moved = ()
+    s.claims = _set_claim(
+        s.claims, me, is_independent(s, me) and control(s, me) >= c.victory_provinces
+    )
+    if s.turn >= c.turns or one_realm_left(s):
+        s.phase = END
+        return
+    nxt = -1
+    for i in range(1, n + 1):
+        x = (me + i) % n
+        if is_alive(s, x):
+            nxt = x
+            break
+    if nxt < 0 or (nxt == me and all(s.started)):
+        s.phase = END
+        return
+    if s.claims[nxt] and control(s, nxt) >= c.victory_provinces:
+        # he held 15 provinces since the end of his last turn (EM-3.3)
+        _add_log(s, f"P{nxt} still holds {control(s, nxt)} provinces: the game ends")
+        s.phase = END
+        return
+    s.claims = _set_claim(s.claims, nxt, False)
+    s.turn += 1
+    begin_turn(s, nxt)
+
+
+def _set_started(started: tuple[bool, ...], i: int) -> tuple[bool, ...]:
+    return (*started[:i], True, *started[i + 1 :])
+
+
+def _set_claim(claims: tuple[bool, ...], i: int, v: bool) -> tuple[bool, ...]:
+    return (*claims[:i], v, *claims[i + 1 :])
+
+
+def _check_elimination(s: S) -> None:
+    if s.phase != END and one_realm_left(s):
+        _add_log(s, "one state is left: the game ends")
+        s.phase = END
+
+
+def apply(state: S, a: Action) -> S:
+    s = state.clone()
+    t = s.t
+    ix = t.index
+    me = s.player
+    if isinstance(a, Move):
+        src, dst = ix[a.src], ix[a.dst]
+        _set_units(s, src, s.units[src] - a.n, me)
+        arrive = min(t.cap, s.units[dst] + a.n)
+        s.moved = _set(s.moved, dst, min(s.moved[dst] + a.n, arrive))
+        _set_units(s, dst, arrive, me)
+        _add_log(s, f"P{me}: {a}")
+        settle_move(s)
+    elif isinstance(a, Grow):
+        p = ix[a.province]
+        due = t.c.growth_base if s.growth[0] < 0 else 1
+        n = min(due, supply(s, me), t.cap - s.units[p])
+        _set_units(s, p, s.units[p] + n, me)
+        s.growth = s.growth[1:]
+        _add_log(s, f"P{me}: {a} (+{n})")
+        settle_growth(s)
+    elif isinstance(a, Done):
+        _add_log(s, f"P{me}: done with {s.phase}")
+        if s.phase == COLONISE:
+            settle_move(s, fresh=True)
+        elif s.phase == MOVE:
+            s.moved = ()
+            settle_expand(s)
+        else:
+            enter_phase5(s)
+    elif isinstance(a, Die):
+        assert s.battle is not None
+        src, dst, _ = s.battle
+        if a.face % 2 == 0:
+            _set_units(s, dst, s.units[dst] - 1, s.owner[dst])
+        else:
+            _set_units(s, src, s.units[src] - 1, me)
+        _add_log(s, f"die {a.face}: {t.ids[src]} {s.units[src]}, {t.ids[dst]} {s.units[dst]}")
+        if s.units[dst] == 0:
+            s.phase = ADVANCE
+            s.decider = me
+        elif s.units[src] == 0:
+            settle_expand(s)
+        else:
+            s.phase = DEFENDER
+            s.decider = s.owner[dst]
+    elif isinstance(a, Stand):
+        s.phase = ATTACKER
+        s.decider = me
+    elif isinstance(a, Roll):
+        s.phase = DIE
+    elif isinstance(a, Colonise):
+        src, dst = ix[a.src], ix[a.dst]
+        _set_units(s, src, s.units[src] - 3, me)
+        _set_units(s, dst, 3, me)
+        _add_log(s, f"P{me}: {a}")
+        settle_colonise(s)
+    elif isinstance(a, Attack):
+        src, dst = ix[a.src], ix[a.dst]
+        k = card_for(s, src, dst)
+        if k >= 0:
+            s.hands = _set_hand(s.hands, me, _set(s.hands[me], k, s.hands[me][k] - 1))
+            s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
+        s.attacked = (*s.attacked, (src, dst))
+        s.battle = (src, dst, 0)
+        s.phase = DEFENDER
+        s.decider = s.owner[dst]
+        card = f" with a {t.c.yang_kinds[k]} card" if k >= 0 else ""
+        _add_log(s, f"P{me}: {a}{card}")
+    elif isinstance(a, Withdraw):
+        _add_log(s, f"P{me}: withdraw")
+        settle_expand(s)
+    elif isinstance(a, Retreat):
+        assert s.battle is not None
+        dst, q = s.battle[1], ix[a.province]
+        d = s.owner[dst]
+        k = -1 if t.open_borders else card_for(s, dst, q)
+        if k >= 0:
+            s.hands = _set_hand(s.hands, d, _set(s.hands[d], k, s.hands[d][k] - 1))
+            s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
+        _set_units(s, q, min(t.cap, s.units[q] + s.units[dst]), d)
+        _set_units(s, dst, 0, -1)
+        _add_log(s, f"P{d}: {a}")
+        s.phase = ADVANCE
+        s.decider = me
+    elif isinstance(a, Advance):
+        assert s.battle is not None
+        src, dst, _ = s.battle
+        if a.n:
+            _set_units(s, src, s.units[src] - a.n, me)
+            _set_units(s, dst, a.n, me)
+            s.conquered = (*s.conquered, dst)
+        _add_log(s, f"P{me}: {a} into {t.ids[dst]}")
+        settle_expand(s)
+    elif isinstance(a, OfferMerger):
+        assert s.battle is not None
+        s.battle = (s.battle[0], s.battle[1], 1)
+        _add_log(s, f"P{s.decider}: offers a merger")
+        s.phase = REPLY
+        s.decider = me
+    elif isinstance(a, ProposeMerger):
+        s.proposed = (*s.proposed, a.seat)
+        _add_log(s, f"P{me}: offers P{a.seat} a merger")
+        s.phase = REPLY
+        s.decider = a.seat
+    elif isinstance(a, Accept):
+        _add_log(s, f"P{s.decider}: accepts the merger")
+        if s.battle is not None:
+            agree_merger(s, me, s.owner[s.battle[1]])
+        else:
+            agree_merger(s, me, s.decider)
+    elif isinstance(a, Refuse):
+        _add_log(s, f"P{s.decider}: refuses the merger")
+        if s.battle is not None:
+            s.phase = ATTACKER
+            s.decider = me
+        else:
+            settle_expand(s)
+    elif isinstance(a, Start):
+        p = ix[a.province]
+        _set_units(s, p, min(t.c.start_units, supply(s, me)), me)
+        s.chosen = (*s.chosen, p)
+        _add_log(s, f"P{me}: {a}")
+        if len(s.chosen) >= t.start_count or not start_options(s):
+            s.started = _set_started(s.started, me)
+            s.chosen = ()
+            settle_colonise(s)
+    elif isinstance(a, AssignYang):
+        s.yang_at = ix[a.province]
+        _add_log(s, f"P{me}: {a}")
+        if sum(s.yin_deck):
+            s.phase = YIN
+        else:
+            after_assignments(s)
+    elif isinstance(a, AssignYin):
+        s.yin_at = ix[a.province]
+        _add_log(s, f"P{me}: {a}")
+        after_assignments(s)
+    elif isinstance(a, DrawYin):
+        k = t.yin_index[a.kind]
+        s.yin_deck = _set(s.yin_deck, k, s.yin_deck[k] - 1)
+        s.yin_card = k
+        _add_log(s, f"yin card: {a.kind} in {t.ids[s.yin_at]}")
+        if s.yang_at >= 0:
+            s.phase = DRAW_YANG
+        else:
+            resolve_cards(s)
+    elif isinstance(a, DrawYang):
+        k = t.yang_index[a.kind]
+        s.yang_deck = _set(s.yang_deck, k, s.yang_deck[k] - 1)
+        s.fresh = k
+        resolve_cards(s)
+    elif isinstance(a, Defend):
+        k = _shield_kind(s)
+        d = s.decider
+        if d == me and s.fresh == k and s.yang_at == s.yin_at:
+            s.fresh = -1
+        else:
+            s.hands = _set_hand(s.hands, d, _set(s.hands[d], k, s.hands[d][k] - 1))
+        s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
+        _add_log(s, f"P{d}: defends {t.ids[s.yin_at]} with a {t.c.yang_kinds[k]} card")
+        s.decider = me
+        settle_yang(s)
+    elif isinstance(a, Endure):
+        _yin_loss(s)
+        s.decider = me
+        settle_yang(s)
+    else:  # pragma: no cover - the legality check lets nothing else through
+        raise ValueError(f"{a!r} is no emperor action")
+    _check_elimination(s)
+    return s
+
+
+# --- explanations --------------------------------------------------------------------
+PHASE_OF: dict[type, tuple[str, ...]] = {
+    Start: (START,),
+    Grow: (GROWTH,),
+    Colonise: (COLONISE,),
+    Move: (MOVE,),
+    Attack: (EXPAND,),
+    ProposeMerger: (EXPAND,),
+    Done: (COLONISE, MOVE, EXPAND),
+    Accept: (REPLY,),
+    Refuse: (REPLY,),
+    Stand: (DEFENDER,),
+    Retreat: (DEFENDER,),
+    OfferMerger: (DEFENDER,),
+    Roll: (ATTACKER,),
+    Withdraw: (ATTACKER,),
+    Advance: (ADVANCE,),
+    AssignYang: (YANG,),
+    AssignYin: (YIN,),
+    Defend: (SHIELD,),
+    Endure: (SHIELD,),
+}
+
+RULE_OF_PHASE = {
+    START: "EM-4.1",
+    GROWTH: "EM-4.2",
+    COLONISE: "EM-5.1",
+    MOVE: "EM-6.1",
+    EXPAND: "EM-7.1",
+    REPLY: "EM-7.1",
+    DEFENDER: "EM-7.5",
+    ATTACKER: "EM-7.4",
+    DIE: "EM-7.4",
+    ADVANCE: "EM-7.7",
+    YANG: "EM-8.1",
+    YIN: "EM-8.1",
+    DRAW_YIN: "EM-8.1",
+    DRAW_YANG: "EM-8.1",
+    SHIELD: "EM-8.2",
+    END: "EM-3.2",
+}
+
+
+def why_illegal(s: S, a: Action) -> tuple[str, str]:
+    t = s.t
+    if isinstance(a, Die | DrawYin | DrawYang):
+        return ("EM-3.1", f"{a} is a chance outcome, and chance does not decide now")
+    phases = PHASE_OF.get(type(a), ())
+    if s.phase not in phases:
+        return (
+            RULE_OF_PHASE[s.phase],
+            f"it is the {s.phase} step (P{s.current_player()} decides); "
+            f"'{a}' belongs to the {' or '.join(phases)} step",
+        )
+    me = s.player
+
+    def name(p: int) -> str:
+        return t.ids[p]
+
+    if isinstance(a, Start):
+        p = t.index[a.province]
+        if s.owner[p] != -1:
+            return ("EM-4.1", f"{a.province} is already occupied; a start province must be empty")
+        if s.chosen and p not in {q for c in s.chosen for q in t.nbrs[c]}:
+            return ("EM-4.1", f"{a.province} does not border the provinces already taken this turn")
+        return (
+            "EM-4.1",
+            f"no group of {t.start_count} adjacent empty provinces can be completed from {a.province}",
+        )
+    if isinstance(a, Grow):
+        p = t.index[a.province]
+        if s.owner[p] != me:
+            return (
+                "EM-4.2",
+                f"growth goes only into your own provinces, and {a.province} is not yours",
+            )
+        if s.units[p] >= t.cap:
+            return (
+                "EM-2.3",
+                f"{a.province} already holds {t.cap} units, the most a province may hold",
+            )
+        head = s.growth[0]
+        return (
+            "EM-4.3",
+            f"the unit due from the marker in {name(head)} goes into {name(head)} or an own neighbour of it",
+        )
+    if isinstance(a, Colonise | Move | Attack):
+        src, dst = t.index[a.src], t.index[a.dst]
+        if s.owner[src] != me:
+            return (RULE_OF_PHASE[s.phase], f"{a.src} is not your province")
+        if dst not in t.nbrs[src]:
+            return (RULE_OF_PHASE[s.phase], f"{a.src} and {a.dst} do not share a border")
+        blocked = t.block[src][dst]
+        if isinstance(a, Colonise):
+            if s.owner[dst] != -1:
+                return ("EM-5.1", f"{a.dst} is occupied; only an empty province can be colonised")
+            if s.units[src] < 4:
+                return (
+                    "EM-5.1",
+                    f"{a.src} holds {s.units[src]} units; three go and at least one must stay",
+                )
+            return ("EM-2.2", f"the border {a.src}-{a.dst} is blocked by {blocked}")
+        if isinstance(a, Move):
+            if s.owner[dst] != me:
+                return (
+                    "EM-6.1",
+                    f"units move only into your own provinces, and {a.dst} is not yours",
+                )
+            if blocked != NORMAL and not t.open_borders:
+                return ("EM-2.2", f"the border {a.src}-{a.dst} is blocked by {blocked}")
+            free = s.units[src] - s.moved[src]
+            return (
+                "EM-6.1",
+                f"only {free} unit(s) in {a.src} have not yet crossed a border this phase",
+            )
+        if s.owner[dst] == -1 or s.owner[dst] == me:
+            return ("EM-7.2", f"{a.dst} holds no opponent's units to attack")
+        if (src, dst) in s.attacked:
+            return ("EM-7.2", f"{a.dst} was already attacked from {a.src} this turn")
+        if src in s.conquered:
+            return ("EM-7.7", f"the units in {a.src} moved in after a conquest and attack no more")
+        return (
+            "EM-7.3",
+            f"the border {a.src}-{a.dst} is blocked by {blocked} and you hold no {blocked} card",
+        )
+    if isinstance(a, ProposeMerger):
+        x = a.seat
+        if x == me:
+            return ("EM-7.1", "a state cannot merge with itself")
+        if x in s.proposed:
+            return ("EM-7.1", f"P{x} has already been offered a merger this turn")
+        return ("EM-7.1", f"P{x} leads no state of his own that holds a province")
+    if isinstance(a, Retreat):
+        assert s.battle is not None
+        dst = s.battle[1]
+        q = t.index[a.province]
+        if q not in t.nbrs[dst] or s.owner[q] != s.owner[dst]:
+            return ("EM-7.5", f"{a.province} is not one of the defender's neighbouring provinces")
+        blocked = t.block[dst][q]
+        return ("EM-7.5", f"the retreat crosses {blocked} and the defender holds no {blocked} card")
+    if isinstance(a, OfferMerger):
+        return ("EM-7.6", "the defender has already offered a merger in this attack")
+    if isinstance(a, Advance):
+        assert s.battle is not None
+        return (
+            "EM-7.7",
+            f"only up to {min(s.units[s.battle[0]], t.cap)} units can follow from {name(s.battle[0])}",
+        )
+    if isinstance(a, Defend):
+        return ("EM-8.2", f"P{s.decider} has no matching defence card to play")
+    return ("ENGINE-2", f"{a} is not one of the actions open now")
+
+
+def describe(s: S, a: Action) -> str:
+    t = s.t
+    if isinstance(a, Start):
+        return f"occupies the empty province {a.province} with {t.c.start_units} units"
+    if isinstance(a, Grow):
+        due = t.c.growth_base if s.growth[0] < 0 else 1
+        return f"places {due} new unit(s) in {a.province}"
+    if isinstance(a, Colonise):
+        return f"moves 3 units from {a.src} to colonise the empty province {a.dst}"
+    if isinstance(a, Move):
+        return f"moves {a.n} unit(s) from {a.src} into {a.dst}"
+    if isinstance(a, Attack):
+        k = card_for(s, t.index[a.src], t.index[a.dst])
+        card = f", spending a {t.c.yang_kinds[k]} card" if k >= 0 else ""
+        return f"attacks {a.dst} from {a.src}{card}"
+    if isinstance(a, ProposeMerger):
+        return f"offers P{a.seat} to merge the two states"
+    if isinstance(a, Accept):
+        return "agrees to the merger: the weaker state becomes the junior partner"
+    if isinstance(a, Refuse):
+        return "refuses the merger"
+    if isinstance(a, Stand):
+        return "the defender stays for the next roll"
+    if isinstance(a, Retreat):
+        return f"the defender withdraws every unit into {a.province}"
+    if isinstance(a, OfferMerger):
+        return "the defender offers the attacker a merger"
+    if isinstance(a, Roll):
+        return "rolls the die: even costs the defender a unit, odd the attacker"
+    if isinstance(a, Withdraw):
+        return "calls the attack off"
+    if isinstance(a, Advance):
+        return f"moves {a.n} unit(s) into the conquered province"
+    if isinstance(a, AssignYang):
+        return f"assigns the face-down yang card to {a.province}"
+    if isinstance(a, AssignYin):
+        return f"assigns the face-down yin card to {a.province}"
+    if isinstance(a, Defend):
+        return "plays the matching defence card; no unit is lost"
+    if isinstance(a, Endure):
+        return "takes the loss the yin card brings"
+    if isinstance(a, Done):
+        return f"ends the {s.phase} phase"
+    return f"chance: {a}"

@@ -1,0 +1,264 @@
+"""What one seat may see of an Emperor of China position, its redrawing, and its evaluation.
+
+Public: the whole board, the markers, every yin card, every yang card that was shown
+(markers placed, cards spent or lost), the number of cards each player holds. Private:
+the kinds of the attack and defence cards a player keeps, and the yang card he drew
+until it is settled. The yang deck's order never exists: cards are drawn one by one.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from tianxia.core import JSON, State
+from tianxia.games.emperor import rules
+from tianxia.games.emperor.state import (
+    ADVANCE,
+    ATTACKER,
+    COLONISE,
+    DEFENDER,
+    DIE,
+    DRAW_YANG,
+    DRAW_YIN,
+    END,
+    EXPAND,
+    GROWTH,
+    MOVE,
+    REPLY,
+    SHIELD,
+    START,
+    YANG,
+    YIN,
+    EmperorState,
+)
+
+
+def _status(s: EmperorState, seat: int) -> str:
+    if not rules.is_independent(s, seat):
+        return "junior"
+    if not s.started[seat]:
+        return "waiting"
+    return "active" if seat in s.owner else "eliminated"
+
+
+def pending(s: EmperorState) -> str:
+    """The decision due now, in words."""
+    t = s.t
+    ids = t.ids
+    p = s.player
+    ph = s.phase
+    if ph == END:
+        return "the game is over"
+    if ph == START:
+        return f"P{p} occupies start province {len(s.chosen) + 1} of {t.start_count}"
+    if ph == GROWTH:
+        head = s.growth[0]
+        if head < 0:
+            return f"P{p} places {t.c.growth_base} new units in one of his provinces"
+        return f"P{p} places a unit from the marker in {ids[head]} there or in a neighbour"
+    if ph == COLONISE:
+        return f"P{p} may colonise empty neighbours with 3 units, or be done"
+    if ph == MOVE:
+        return f"P{p} may move units one border into his own provinces, or be done"
+    if ph == EXPAND:
+        return f"P{p} may attack, offer a merger, or be done"
+    if ph == REPLY:
+        if s.battle is not None:
+            return f"P{p} answers the defender's merger offer"
+        return f"P{s.decider} answers P{p}'s merger offer"
+    if ph in (DEFENDER, ATTACKER, DIE, ADVANCE):
+        assert s.battle is not None
+        a, b = ids[s.battle[0]], ids[s.battle[1]]
+        if ph == DEFENDER:
+            return f"P{s.decider} defends {b} against {a}: stand, retreat or offer a merger"
+        if ph == ATTACKER:
+            return f"P{p} attacks {b} from {a}: roll or withdraw"
+        if ph == DIE:
+            return f"the die is rolled for the attack on {b}"
+        return f"P{p} moves units from {a} into the conquered {b}"
+    if ph == YANG:
+        return f"P{p} assigns his face-down yang card to a province"
+    if ph == YIN:
+        return f"P{p} assigns his face-down yin card to a province"
+    if ph == DRAW_YIN:
+        return "the yin card is turned over"
+    if ph == DRAW_YANG:
+        return f"P{p} looks at his yang card"
+    if ph == SHIELD:
+        kind = t.c.yin_kinds[s.yin_card]
+        return f"P{s.decider} may play a {kind} defence card for {ids[s.yin_at]}"
+    return ph
+
+
+def observation(s: EmperorState, seat: int | None) -> JSON:
+    """The view of `seat` (None: a spectator); keys are listed in docs/rules/emperor.md."""
+    t = s.t
+    c = t.c
+    ids = t.ids
+    n = s.game.players
+    infl = rules.influence(s)
+    scores = rules.seat_scores(s)
+    provinces = [
+        {
+            "id": ids[p],
+            "owner": None if s.owner[p] < 0 else s.owner[p],
+            "units": s.units[p],
+            "markers": dict(zip(c.marker_kinds, s.markers[p])),
+            "influence": None if infl[p] < 0 else infl[p],
+        }
+        for p in range(t.P)
+    ]
+    players = []
+    for x in range(n):
+        r = s.senior[x]
+        hand = s.hands[x]
+        players.append(
+            {
+                "seat": x,
+                "status": _status(s, x),
+                "senior": r,
+                "units": rules.realm_units(s, x) if r == x else 0,
+                "supply": rules.supply(s, x) if r == x else 0,
+                "provinces": rules.control(s, x) if r == x else 0,
+                "yang_cards": sum(hand),
+                "shown_cards": {c.yang_kinds[k]: hand[k] for k in t.economy_kinds if hand[k]},
+                "score": scores[x],
+                "claim": s.claims[x],
+            }
+        )
+    b = s.battle
+    obs: JSON = {
+        "seat": seat,
+        "current_player": s.current_player(),
+        "turn": s.turn,
+        "turns": c.turns,
+        "turn_player": s.player,
+        "phase": s.phase,
+        "pending": pending(s),
+        "provinces": provinces,
+        "players": players,
+        "scores": scores,
+        "my_cards": (
+            {c.yang_kinds[k]: v for k, v in enumerate(s.hands[seat]) if v}
+            if seat is not None
+            else None
+        ),
+        "yang_drawn": s.fresh >= 0,
+        "my_fresh_yang": (
+            c.yang_kinds[s.fresh]
+            if seat is not None and seat == s.player and s.fresh >= 0
+            else None
+        ),
+        "yang_at": None if s.yang_at < 0 else ids[s.yang_at],
+        "yin_at": None if s.yin_at < 0 else ids[s.yin_at],
+        "yin_card": None if s.yin_card < 0 else c.yin_kinds[s.yin_card],
+        "yang_deck": sum(s.yang_deck),
+        "yang_out": {k: v for k, v in zip(c.yang_kinds, s.yang_out) if v},
+        "yin_deck": dict(zip(c.yin_kinds, s.yin_deck)),
+        "markers_left": {m: rules.markers_left(s, i) for i, m in enumerate(c.marker_kinds)},
+        "start_chosen": [ids[p] for p in s.chosen],
+        "growth_due": [None if g < 0 else ids[g] for g in s.growth],
+        "moved": list(s.moved) if s.moved else None,
+        "attacked": [f"{ids[a]}>{ids[z]}" for a, z in s.attacked],
+        "conquered": [ids[p] for p in s.conquered],
+        "proposed": list(s.proposed),
+        "battle": (
+            None
+            if b is None
+            else {
+                "from": ids[b[0]],
+                "to": ids[b[1]],
+                "attacker": s.player,
+                "defender": s.owner[b[1]] if s.owner[b[1]] >= 0 else None,
+                "merger_offered": bool(b[2]),
+            }
+        ),
+        "merge_pending": None if s.merge is None else {"senior": s.merge[0], "junior": s.merge[1]},
+        "log": list(s.log),
+        "returns": rules.returns(s) if s.phase == END else None,
+    }
+    return obs
+
+
+def resample(s: EmperorState, seat: int, rng: random.Random) -> State:
+    """Redraw what `seat` cannot see: others' kept cards, a yang card drawn by another, the deck.
+
+    The pool of unseen cards is built from public counts and `seat`'s own cards only, in
+    the fixed order of the card kinds, so states `seat` cannot tell apart resample alike.
+    """
+    if s.phase == END:
+        return s
+    t = s.t
+    c = t.c
+    n = s.game.players
+    hidden = t.hidden_kinds
+    unseen = list(c.yang_counts)
+    for k in range(len(unseen)):
+        unseen[k] -= s.yang_out[k]
+    for x in range(n):
+        for k in t.economy_kinds:
+            unseen[k] -= s.hands[x][k]
+    for k in hidden:
+        unseen[k] -= s.hands[seat][k]
+    own_fresh = seat == s.player and s.fresh >= 0
+    if own_fresh:
+        unseen[s.fresh] -= 1
+    pool = [k for k in hidden for _ in range(unseen[k])]
+    rng.shuffle(pool)
+    hands = list(s.hands)
+    for x in range(n):
+        if x == seat:
+            continue
+        need = sum(s.hands[x][k] for k in hidden)
+        if not need:
+            continue
+        hand = list(s.hands[x])
+        for k in hidden:
+            hand[k] = 0
+        for _ in range(need):
+            hand[pool.pop()] += 1
+        hands[x] = tuple(hand)
+    rest = [0] * len(unseen)
+    for k in pool:
+        rest[k] += 1
+    for k in t.economy_kinds:
+        rest[k] += unseen[k]
+    fresh = s.fresh
+    if s.fresh >= 0 and not own_fresh:
+        order = [k for k in range(len(rest)) for _ in range(rest[k])]
+        fresh = order[rng.randrange(len(order))]
+        rest[fresh] -= 1
+    r = s.clone()
+    r.hands = tuple(hands)
+    r.yang_deck = tuple(rest)
+    r.fresh = fresh
+    return r
+
+
+def heuristic_terms(s: EmperorState, seat: int) -> dict[str, float]:
+    r = s.senior[seat]
+    c = s.t.c
+    marker_pts = sum(
+        sum(k * v for k, v in zip(s.markers[p], c.marker_points))
+        for p, o in enumerate(s.owner)
+        if o == r
+    )
+    scores = rules.seat_scores(s)
+    others = [scores[x] for x in range(s.game.players) if s.senior[x] != r]
+    return {
+        "score": float(scores[seat]),
+        "units": float(rules.realm_units(s, r)),
+        "provinces": float(rules.control(s, r)),
+        "markers": float(marker_pts),
+        "yang_cards": float(sum(s.hands[r])),
+        "best_other": float(max(others) if others else 0),
+    }
+
+
+def heuristic(s: EmperorState, seat: int) -> float:
+    """Lead over the best other state in points, squashed into [-1, 1]."""
+    if s.phase == END:
+        return float(rules.returns(s)[seat])
+    terms = heuristic_terms(s, seat)
+    scale = max(10.0, terms["score"], terms["best_other"]) / 2
+    return math.tanh((terms["score"] - terms["best_other"]) / scale)
