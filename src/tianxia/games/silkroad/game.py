@@ -53,6 +53,18 @@ class SilkroadGame(Game):
         self.spare_bazaars = self.data.bazaar_cards - n * self.bazaars_each
         self.floor = self.data.floor
         self.length = self.data.length
+        # Cards whose alternative I moves the merchant forward always move someone.
+        self.sure: tuple[bool, ...] = tuple(
+            any(
+                a.numeral == 1 and a.when == "always" and a.parts[0].kind == "move" and a.parts[0].steps > 0
+                for a in c.alts
+            )
+            for c in self.data.cards
+        )
+        # A sure card with a single alternative leaves nothing to choose when carried out.
+        self.simple: tuple[bool, ...] = tuple(
+            sure and len(c.alts) == 1 for sure, c in zip(self.sure, self.data.cards)
+        )
         self.effect_cache: dict[tuple[tuple[int, ...], int, int], bool] = {}
 
     def seat_name(self, seat: int) -> str:

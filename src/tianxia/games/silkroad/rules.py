@@ -86,8 +86,9 @@ class Work:
         self.g: SilkroadGame = s.game
         self.pos = list(s.pos)
         self.silver = list(s.silver)
-        self.hands = [list(h) for h in s.hands]
-        self.displays = [list(d) for d in s.displays]
+        # Hands and displays stay tuples; a changed one is replaced whole.
+        self.hands = list(s.hands)
+        self.displays = list(s.displays)
         self.deck = list(s.deck)
         self.deck_bazaars = s.deck_bazaars
         self.discard = list(s.discard)
@@ -216,6 +217,8 @@ def carries(g: SilkroadGame, pos: Sequence[int], card: int, subject: int) -> lis
 
 
 def has_effect(g: SilkroadGame, pos: tuple[int, ...], card: int, subject: int) -> bool:
+    if g.sure[card]:
+        return True
     key = (pos, card, subject)
     cache = g.effect_cache
     hit = cache.get(key)
@@ -485,7 +488,7 @@ def apply(s: SilkroadState, a: Action) -> Work:
         if w.phase == DEAL:
             target = min(range(g.players), key=lambda i: (len(w.hands[i]), i))
             w.deck[a.card] -= 1
-            w.hands[target] = sorted([*w.hands[target], a.card])
+            w.hands[target] = tuple(sorted((*w.hands[target], a.card)))
             if all(len(h) >= HAND for h in w.hands):
                 w.phase = PLACE
                 w.deck_bazaars = g.spare_bazaars
@@ -496,7 +499,7 @@ def apply(s: SilkroadState, a: Action) -> Work:
             refill(w)
         else:
             w.deck[a.card] -= 1
-            w.hands[seat] = sorted([*w.hands[seat], a.card])
+            w.hands[seat] = tuple(sorted((*w.hands[seat], a.card)))
             refill(w)
     elif isinstance(a, Start):
         m = len(w.pos)
@@ -506,18 +509,21 @@ def apply(s: SilkroadState, a: Action) -> Work:
             w.phase = TURN
     elif isinstance(a, Play | Give):
         if isinstance(a, Play):
-            w.hands[seat].remove(a.card)
-            w.displays[seat] = sorted([*w.displays[seat], a.card])
+            w.hands[seat] = without(w.hands[seat], a.card)
+            w.displays[seat] = tuple(sorted((*w.displays[seat], a.card)))
             w.mode = "A"
         else:
-            w.displays[seat].remove(a.card)
+            w.displays[seat] = without(w.displays[seat], a.card)
             w.mode = "B"
         w.card, w.subject, w.phase = a.card, a.merchant, CARRY
         verb = "plays" if w.mode == "A" else "gives"
         w.note(f"{g.seat_name(seat)} {verb} {card_name(a.card)} for {COLOURS[a.merchant]}")
-        options = carries(g, w.pos, a.card, a.merchant)
-        if len(options) == 1:
-            carry(w, options[0])
+        if g.simple[a.card]:
+            carry(w, Carry(1, ()))
+        else:
+            options = carries(g, w.pos, a.card, a.merchant)
+            if len(options) == 1:
+                carry(w, options[0])
     elif isinstance(a, Carry):
         carry(w, a)
     elif isinstance(a, Pick):
@@ -531,12 +537,12 @@ def apply(s: SilkroadState, a: Action) -> Work:
         if w.phase != END:
             resolve(w)
     elif isinstance(a, Lay):
-        w.hands[seat].remove(a.card)
-        w.displays[seat] = sorted([*w.displays[seat], a.card])
+        w.hands[seat] = without(w.hands[seat], a.card)
+        w.displays[seat] = tuple(sorted((*w.displays[seat], a.card)))
         w.note(f"{g.seat_name(seat)} lays the dead card {card_name(a.card)}")
         refill(w)
     elif isinstance(a, Drop):
-        w.displays[seat].remove(a.card)
+        w.displays[seat] = without(w.displays[seat], a.card)
         w.discard[a.card] += 1
         w.note(f"{g.seat_name(seat)} gives up the dead card {card_name(a.card)}")
         end_turn(w)
@@ -570,6 +576,11 @@ def apply(s: SilkroadState, a: Action) -> Work:
         w.note(f"{g.seat_name(seat)} has no card to use and waits")
         end_turn(w)
     return w
+
+
+def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
 
 
 def carry(w: Work, a: Carry) -> None:

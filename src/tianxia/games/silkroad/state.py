@@ -86,33 +86,35 @@ class SilkroadState(State):
 
     @classmethod
     def from_work(cls, game: SilkroadGame, w: Work) -> SilkroadState:
-        return cls(
-            game,
-            pos=tuple(w.pos),
-            silver=tuple(w.silver),
-            hands=tuple(tuple(h) for h in w.hands),
-            displays=tuple(tuple(d) for d in w.displays),
-            deck=tuple(w.deck),
-            deck_bazaars=w.deck_bazaars,
-            discard=tuple(w.discard),
-            reshuffles=w.reshuffles,
-            marker=w.marker,
-            bazaar_cards=tuple(w.bazaar_cards),
-            last_call=tuple(w.last_call),
-            milestone=w.milestone,
-            rose=tuple(w.rose),
-            turn=w.turn,
-            phase=w.phase,
-            card=w.card,
-            mode=w.mode,
-            subject=w.subject,
-            numeral=w.numeral,
-            group=tuple(w.group),
-            part=w.part,
-            remaining=w.remaining,
-            ended=w.ended,
-            log=tuple(w.log),
-        )
+        # Built slot by slot: this runs once per step, so it skips the keyword machinery.
+        s = object.__new__(cls)
+        s.game = game
+        s._legal = None
+        s.pos = tuple(w.pos)
+        s.silver = tuple(w.silver)
+        s.hands = tuple(w.hands)
+        s.displays = tuple(w.displays)
+        s.deck = tuple(w.deck)
+        s.deck_bazaars = w.deck_bazaars
+        s.discard = tuple(w.discard)
+        s.reshuffles = w.reshuffles
+        s.marker = w.marker
+        s.bazaar_cards = tuple(w.bazaar_cards)
+        s.last_call = tuple(w.last_call)
+        s.milestone = w.milestone
+        s.rose = tuple(w.rose)
+        s.turn = w.turn
+        s.phase = w.phase
+        s.card = w.card
+        s.mode = w.mode
+        s.subject = w.subject
+        s.numeral = w.numeral
+        s.group = tuple(w.group)
+        s.part = w.part
+        s.remaining = w.remaining
+        s.ended = w.ended
+        s.log = tuple(w.log)
+        return s
 
     def replace(self, **changes: Any) -> SilkroadState:
         """A copy with some fields changed (for tests and resampling)."""
