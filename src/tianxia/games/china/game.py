@@ -30,9 +30,13 @@ from tianxia.games.china.rules import DEAL, MAX_CARDS
 from tianxia.games.china.state import ChinaState
 
 
-def _row(make: type[House] | type[Emissary] | type[Fortify], where: int, colour: int) -> list[Any]:
-    """Actions for one place indexed by `joker + 1`; None where the joker is the own colour."""
-    return [make(where, j) if j != colour else None for j in (OWN, 0, 1, 2, 3, 4)]
+def _row(make: type[House] | type[Emissary] | type[Fortify], where: int) -> list[Any]:
+    """Actions for one place indexed by `joker + 1`.
+
+    A joker of the province's own colour is never legal (CH-3.4) but has an id, so that
+    the common mistake is refused by its rule rather than as unreadable text.
+    """
+    return [make(where, j) for j in (OWN, 0, 1, 2, 3, 4)]
 
 
 @register_game
@@ -75,12 +79,10 @@ class ChinaGame(Game):
         self.cards = board_data.cards()
         self.fortifications: bool = bool(self.options["fortifications"])
         self.all_provinces = range(len(self.board.province_names))
-        colour = self.board.province_colour
-        prov = self.board.field_province
         fields = range(len(self.board.field_names))
-        self.house_actions = [_row(House, f, colour[prov[f]]) for f in fields]
-        self.emissary_actions = [_row(Emissary, p, colour[p]) for p in self.all_provinces]
-        self.fort_actions = [_row(Fortify, f, colour[prov[f]]) for f in fields]
+        self.house_actions = [_row(House, f) for f in fields]
+        self.emissary_actions = [_row(Emissary, p) for p in self.all_provinces]
+        self.fort_actions = [_row(Fortify, f) for f in fields]
         self.done_action = Done()
         self.pass_action = Pass()
         self.exchange_actions = [Exchange(c) for c in range(5)]
@@ -95,12 +97,12 @@ class ChinaGame(Game):
     def _codec(self) -> ActionCodec:
         actions: list[Action] = []
         for row in self.house_actions:
-            actions.extend(a for a in row if a is not None)
+            actions.extend(row)
         for row in self.emissary_actions:
-            actions.extend(a for a in row if a is not None)
+            actions.extend(row)
         if self.fortifications:
             for row in self.fort_actions:
-                actions.extend(a for a in row if a is not None)
+                actions.extend(row)
         actions += [self.done_action, self.pass_action, *self.exchange_actions]
         actions += [*self.take_actions, self.draw_action]
         return ActionCodec(actions, self.card_actions)
