@@ -1,0 +1,124 @@
+"""Hidden information, observations, notation and serialisation over seeded playouts."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tianxia
+from tianxia.core import CHANCE, Match
+from tianxia.core.match import sample_chance
+from tianxia.games.greatwall.position import position
+from tianxia.games.greatwall.state import GreatWallState
+
+
+def playout(players: int, seed: int, steps: int) -> GreatWallState:
+    game = tianxia.load_game("greatwall", players=players)
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        a = sample_chance(s, rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions())
+        s = s.apply(a)  # type: ignore[assignment]
+    assert isinstance(s, GreatWallState)
+    return s
+
+
+def test_observation_shows_own_hand_and_only_sizes_of_others() -> None:
+    s = position(2, ["1:tower | 5 3", "| 2 4"], hands={0: "wall gate", 1: "dragon noble"})
+    mine, theirs, spectator = s.observation(0), s.observation(1), s.observation(None)
+    assert mine["hand"] == {"wall": 1, "gate": 1}
+    assert theirs["hand"] == {"noble": 1, "dragon": 1}
+    assert spectator["hand"] is None and spectator["deck"] is None
+    assert [p["hand_size"] for p in spectator["players"]] == [2, 2]
+    assert "dragon" not in json.dumps(mine["players"])
+
+
+def test_other_hands_do_not_change_a_seats_observation() -> None:
+    a = position(2, ["1:tower | 5 3", "| 2 4"], hands={0: "wall", 1: "dragon noble"})
+    b = position(2, ["1:tower | 5 3", "| 2 4"], hands={0: "wall", 1: "gate gate"})
+    assert a.observation(0) == b.observation(0)
+    assert a.observation(1) != b.observation(1)
+
+
+def test_indistinguishable_states_resample_to_the_same_state() -> None:
+    a = position(3, ["1:tower | 5 3", "| 2 4", "| 1 7"], hands={0: "wall", 1: "dragon noble"})
+    b = position(3, ["1:tower | 5 3", "| 2 4", "| 1 7"], hands={0: "wall", 1: "wall gate"})
+    ra = a.resample_from_infostate(0, random.Random(5))
+    rb = b.resample_from_infostate(0, random.Random(5))
+    assert ra == rb
+    assert ra.observation(0) == a.observation(0)
+
+
+def test_resampling_keeps_what_the_seat_knows_and_varies_the_rest() -> None:
+    s = playout(4, seed=3, steps=60)
+    seen = set()
+    for k in range(20):
+        r = s.resample_from_infostate(2, random.Random(k))
+        assert r.observation(2) == s.observation(2)
+        assert r.to_json()["hands"][2] == s.to_json()["hands"][2]
+        seen.add(json.dumps(r.to_json()["hands"]))
+    assert len(seen) > 1
+
+
+def test_a_deck_has_no_order_until_drawn_even_for_its_owner() -> None:
+    s = position(2, ["1:tower | 5 3", "| 2 4"], hands={0: "wall"})
+    s = s.apply("draw")
+    outcomes = dict((str(a), p) for a, p in s.chance_outcomes())
+    assert len(outcomes) > 1
+    assert abs(sum(outcomes.values()) - 1) < 1e-9
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10_000), steps=st.integers(0, 250))
+def test_json_notation_and_ids_round_trip(players: int, seed: int, steps: int) -> None:
+    s = playout(players, seed, steps)
+    game = s.game
+    again = game.state_from_json(json.loads(json.dumps(s.to_json())))
+    assert again == s and again.legal_actions() == s.legal_actions()
+    for a in s.legal_actions():
+        assert s.parse_action(str(a)) == a
+        assert game.action_from_id(game.action_id(a)) == a
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10_000))
+def test_heuristic_stays_in_range_and_names_its_terms(players: int, seed: int) -> None:
+    s = playout(players, seed, 120)
+    for seat in range(players):
+        assert -1.0 <= s.heuristic(seat) <= 1.0
+        assert set(s.heuristic_terms(seat)) == {"fame", "tiles_on_cards", "leads", "cards_left"}
+
+
+def test_heuristic_prefers_the_seat_with_more_fame() -> None:
+    s = position(2, ["1:tower | 5 3", "| 2 4"], hands={0: "wall"}, won={0: [8, 7]})
+    assert s.heuristic(0) > 0 > s.heuristic(1)
+
+
+def test_the_public_log_tells_recent_events_without_hidden_cards() -> None:
+    m = Match(tianxia.load_game("greatwall", players=2), seed=4)
+    m.resolve_chance()
+    m.play("draw")
+    m.resolve_chance()
+    log = m.state.observation(1)["log"]
+    assert log[-1] == "P1: draw"
+    assert all("deal" not in line for line in log)
+
+
+def test_every_game_ends_within_the_declared_length() -> None:
+    for players in (2, 3, 4, 5):
+        for seed in range(3):
+            game = tianxia.load_game("greatwall", players=players)
+            m = Match(game, seed=seed)
+            rng = random.Random(seed)
+            while not m.state.is_terminal():
+                if m.state.current_player() == CHANCE:
+                    m.resolve_chance()
+                else:
+                    m.play(rng.choice(m.state.legal_actions()))
+            assert len(m.log) <= game.info.max_game_length
+            assert abs(sum(m.state.returns())) < 1e-9
