@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 HAND = 3
 DISPLAY = 3
-MAX_RESHUFFLES = 2
+MAX_RESHUFFLES = 4
 LOG_LENGTH = 8
 
 # Phases: who decides what next.
