@@ -105,10 +105,10 @@ def parse_components(board: Mapping[str, Any], pieces: Mapping[str, Any]) -> Com
             raise _fail(m, f"border {a!r}-{z!r} names an unknown province")
         if a == z:
             raise _fail(m, f"border {a!r}-{z!r} joins a province to itself")
-        key = frozenset((a, z))
-        if key in seen:
+        pair = frozenset((a, z))
+        if pair in seen:
             raise _fail(m, f"border {a}-{z} is listed twice")
-        seen.add(key)
+        seen.add(pair)
         obstacles = tuple(b.get("obstacles", ()))
         bad = [o for o in obstacles if o not in OBSTACLES]
         if bad or len(set(obstacles)) != len(obstacles):

@@ -6,6 +6,7 @@ of the state and never touches its input.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tianxia.core import Action
@@ -96,38 +97,47 @@ def influence(s: S) -> tuple[int, ...]:
         cache = s._cache = {}
     got = cache.get("influence")
     if got is not None:
-        return got  # type: ignore[no-any-return]
+        return got
     t = s.t
     owner = s.owner
-    result = [-1] * t.P
+    nbrs = t.nbrs
+    # realm bordering each empty region: -1 none yet, -2 more than one
     comp = [-1] * t.P
-    comp_realms: list[set[int]] = []
+    comp_realm: list[int] = []
     for p in range(t.P):
         if owner[p] != -1 or comp[p] != -1:
             continue
-        k = len(comp_realms)
-        realms: set[int] = set()
+        k = len(comp_realm)
         comp[p] = k
         stack = [p]
+        r = -1
         while stack:
-            x = stack.pop()
-            for q in t.nbrs[x]:
+            for q in nbrs[stack.pop()]:
                 o = owner[q]
                 if o == -1:
                     if comp[q] == -1:
                         comp[q] = k
                         stack.append(q)
-                else:
-                    realms.add(o)
-        comp_realms.append(realms)
+                elif r == -1:
+                    r = o
+                elif r != o:
+                    r = -2
+        comp_realm.append(r)
+    result = [-1] * t.P
     for p in range(t.P):
         if owner[p] != -1:
             continue
-        direct = {owner[q] for q in t.nbrs[p] if owner[q] != -1}
-        if len(direct) == 1:
-            result[p] = next(iter(direct))
-        elif len(comp_realms[comp[p]]) == 1:
-            result[p] = next(iter(comp_realms[comp[p]]))
+        r = -1
+        for q in nbrs[p]:
+            o = owner[q]
+            if o != -1 and o != r:
+                if r != -1:
+                    r = -2
+                    break
+                r = o
+        # (a) borders one realm only; else (b) its empty region borders one realm only.
+        # Several realms next to p means several next to its region, so (b) fails too.
+        result[p] = r if r >= 0 else max(comp_realm[comp[p]], -1)
     out = tuple(result)
     cache["influence"] = out
     return out
@@ -215,9 +225,7 @@ def legal_actions(s: S) -> list[Action]:
         acts = [t.DEFEND, t.ENDURE] if can_defend(s) else [t.ENDURE]
     else:
         return []
-    if len(acts) > 1:
-        ids = s.game.action_ids()
-        acts.sort(key=ids.__getitem__)
+    # every branch above lists its actions in codec order already: no sort needed
     return acts
 
 
@@ -225,6 +233,7 @@ def chance_outcomes(s: S) -> list[tuple[Action, float]]:
     t = s.t
     if s.phase == DIE:
         return [(a, 1 / 6) for a in t.die]
+    acts: Sequence[Action]
     if s.phase == DRAW_YIN:
         deck, acts = s.yin_deck, t.draw_yin
     elif s.phase == DRAW_YANG:
@@ -237,25 +246,43 @@ def chance_outcomes(s: S) -> list[tuple[Action, float]]:
     return [(acts[k], n / total) for k, n in enumerate(deck) if n]
 
 
-def _connected_extension(s: S, chosen: tuple[int, ...], k: int) -> bool:
-    """Whether `chosen` can grow to `k` empty provinces, each next to one before (EM-4.1)."""
-    if len(chosen) >= k:
-        return True
-    t = s.t
-    frontier = {q for p in chosen for q in t.nbrs[p] if s.owner[q] == -1 and q not in chosen}
-    return any(_connected_extension(s, (*chosen, q), k) for q in sorted(frontier))
-
-
 def start_options(s: S) -> list[int]:
-    """Empty provinces the first-turn placement may take next (EM-4.1)."""
+    """Empty provinces the first-turn placement may take next (EM-4.1).
+
+    A group of k adjacent provinces can still be completed exactly when the region of
+    empty provinces joined to the group so far holds at least k provinces.
+    """
     t = s.t
+    k = t.start_count
+    owner = s.owner
+    if k == 1 and not s.chosen:
+        return [p for p in range(t.P) if owner[p] == -1]
+    free = [o == -1 for o in owner]
+    for p in s.chosen:
+        free[p] = True
+    size = [0] * t.P
+    seen = [False] * t.P
+    for p0 in range(t.P):
+        if not free[p0] or seen[p0]:
+            continue
+        region = [p0]
+        seen[p0] = True
+        i = 0
+        while i < len(region):
+            for q in t.nbrs[region[i]]:
+                if free[q] and not seen[q]:
+                    seen[q] = True
+                    region.append(q)
+            i += 1
+        for q in region:
+            size[q] = len(region)
     if s.chosen:
-        cand = sorted(
-            {q for p in s.chosen for q in t.nbrs[p] if s.owner[q] == -1 and q not in s.chosen}
-        )
+        chosen = s.chosen
+        cand = sorted({q for p in chosen for q in t.nbrs[p] if owner[q] == -1 and q not in chosen})
+        full = cand if size[chosen[0]] >= k else []
     else:
-        cand = [p for p in range(t.P) if s.owner[p] == -1]
-    full = [p for p in cand if _connected_extension(s, (*s.chosen, p), t.start_count)]
+        cand = [p for p in range(t.P) if owner[p] == -1]
+        full = [p for p in cand if size[p] >= k]
     # where no full group fits any more, the player takes what still fits
     return full or cand
 
@@ -267,17 +294,14 @@ def growth_targets(s: S) -> list[int]:
     t = s.t
     me = s.player
     head = s.growth[0]
-    if head < 0:
-        cand = range(t.P)
-    else:
-        cand = sorted((head, *t.nbrs[head]))
+    cand: Sequence[int] = range(t.P) if head < 0 else sorted((head, *t.nbrs[head]))
     return [p for p in cand if s.owner[p] == me and s.units[p] < t.cap]
 
 
 def colonisations(s: S) -> list[tuple[int, int]]:
     t = s.t
     me = s.player
-    out = []
+    out: list[tuple[int, int]] = []
     for a in range(t.P):
         if s.owner[a] == me and s.units[a] >= 4:
             out.extend((a, b) for b in t.open_nbrs[a] if s.owner[b] == -1)
@@ -288,7 +312,7 @@ def movements(s: S) -> list[tuple[int, int, int]]:
     """(from, to, how many may go) for every movement open now (EM-6.1)."""
     t = s.t
     me = s.player
-    out = []
+    out: list[tuple[int, int, int]] = []
     for a in range(t.P):
         if s.owner[a] != me:
             continue
@@ -310,7 +334,7 @@ def attacks(s: S) -> list[tuple[int, int]]:
     t = s.t
     me = s.player
     hand = s.hands[me]
-    out = []
+    out: list[tuple[int, int]] = []
     for a in range(t.P):
         if s.owner[a] != me or s.units[a] < 1 or a in s.conquered:
             continue
@@ -448,7 +472,7 @@ def settle_expand(s: S) -> None:
 def enter_phase5(s: S) -> None:
     s.decider = s.player
     s.battle = None
-    if s.turn >= s.t.c.turns or s.player not in s.owner and s.merge is None:
+    if s.turn >= s.t.c.turns or (s.player not in s.owner and s.merge is None):
         # the player of the last turn draws no cards (EM-3.2)
         end_turn(s)
     elif sum(s.yang_deck):
@@ -615,6 +639,10 @@ def _check_elimination(s: S) -> None:
     if s.phase != END and one_realm_left(s):
         _add_log(s, "one state is left: the game ends")
         s.phase = END
+
+
+# only these remove a realm's last units or merge two realms
+_UNIT_LOSERS = (Die, Endure, Accept, DrawYin, DrawYang, Advance, Retreat)
 
 
 def apply(state: S, a: Action) -> S:
@@ -786,7 +814,8 @@ def apply(state: S, a: Action) -> S:
         settle_yang(s)
     else:  # pragma: no cover - the legality check lets nothing else through
         raise ValueError(f"{a!r} is no emperor action")
-    _check_elimination(s)
+    if isinstance(a, _UNIT_LOSERS):
+        _check_elimination(s)
     return s
 
 
@@ -835,7 +864,7 @@ RULE_OF_PHASE = {
 
 def why_illegal(s: S, a: Action) -> tuple[str, str]:
     t = s.t
-    if isinstance(a, Die | DrawYin | DrawYang):
+    if isinstance(a, (Die, DrawYin, DrawYang)):
         return ("EM-3.1", f"{a} is a chance outcome, and chance does not decide now")
     phases = PHASE_OF.get(type(a), ())
     if s.phase not in phases:
@@ -876,7 +905,7 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
             "EM-4.3",
             f"the unit due from the marker in {name(head)} goes into {name(head)} or an own neighbour of it",
         )
-    if isinstance(a, Colonise | Move | Attack):
+    if isinstance(a, (Colonise, Move, Attack)):
         src, dst = t.index[a.src], t.index[a.dst]
         if s.owner[src] != me:
             return (RULE_OF_PHASE[s.phase], f"{a.src} is not your province")

@@ -74,7 +74,7 @@ FIELDS = (
 class EmperorState(State):
     """A position of Emperor of China."""
 
-    __slots__ = (*FIELDS, "_cache")
+    # no __slots__: the fields live in __dict__, so `clone` copies them in one call
 
     game: EmperorGame
     owner: tuple[int, ...]
@@ -146,11 +146,10 @@ class EmperorState(State):
     def clone(self) -> EmperorState:
         """A copy to build the successor in (the caller never touches `self`)."""
         s = EmperorState.__new__(EmperorState)
+        s.__dict__.update(self.__dict__)
         s.game = self.game
         s._legal = None
         s._cache = None
-        for f in FIELDS:
-            setattr(s, f, getattr(self, f))
         return s
 
     @property

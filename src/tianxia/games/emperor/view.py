@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+
 from tianxia.core import JSON, State
 from tianxia.games.emperor import rules
 from tianxia.games.emperor.state import (
