@@ -74,7 +74,7 @@ class Mandarin(Game):
 
     def _turn_bound(self) -> int:
         n = self.players
-        rolls = rules.ROLL_CAP if self.repeat_passing else 2
+        rolls = n if self.repeat_passing else 2
         cash = TILE_COUNT + 1
         moves = 2 * rolls + 1
         draws = 3 * TILE_COUNT + 1
@@ -92,7 +92,7 @@ class Mandarin(Game):
             "start_money": START_MONEY,
             "bid_step": BID_STEP,
             "bid_cap": BID_CAP,
-            "roll_cap": rules.ROLL_CAP if self.repeat_passing else 2,
+            "most_rolls_per_turn": self.players if self.repeat_passing else 2,
         }
 
     def new_initial_state(self) -> MandarinState:

