@@ -122,3 +122,20 @@ def test_every_game_ends_within_the_declared_length() -> None:
                     m.play(rng.choice(m.state.legal_actions()))
             assert len(m.log) <= game.info.max_game_length
             assert abs(sum(m.state.returns())) < 1e-9
+
+
+def test_observation_tensor_has_one_length_and_hides_other_hands() -> None:
+    sizes = set()
+    for players in (2, 3, 4, 5):
+        s = playout(players, seed=players, steps=80)
+        size = s.game.observation_tensor_size()
+        sizes.add(size)
+        for seat in (None, *range(players)):
+            assert len(s.observation_tensor(seat)) == size
+    assert len(sizes) == 1
+    a = position(2, ["1:tower | 5 3", "| 2 4"], hands={0: "wall", 1: "dragon noble"})
+    b = position(2, ["1:tower | 5 3", "| 2 4"], hands={0: "wall", 1: "gate gate"})
+    assert a.observation_tensor(0) == b.observation_tensor(0)
+    assert a.observation_tensor(1) != b.observation_tensor(1)
+    c = position(2, ["1:tower 0:wall | 5 3", "| 2 4"], hands={0: "wall", 1: "dragon noble"})
+    assert a.observation_tensor(None) != c.observation_tensor(None)

@@ -25,6 +25,7 @@ from tianxia.games.greatwall.components import KINDS, components
 from tianxia.games.greatwall.rules import ACTION_KINDS
 from tianxia.games.greatwall.section import Section
 from tianxia.games.greatwall.state import GreatWallState
+from tianxia.games.greatwall.view import tensor_size
 
 
 @register_game
@@ -102,6 +103,9 @@ class GreatWall(Game):
             "tile_values": list(self.tile_values),
             "reconstructed_data": self.components.reconstructed,
         }
+
+    def observation_tensor_size(self) -> int:
+        return tensor_size(len(self.tile_values))
 
     def new_initial_state(self) -> GreatWallState:
         """Tiles in the bag, sets shuffled face down: chance reveals, then deals."""

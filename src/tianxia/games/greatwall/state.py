@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING, Any
 from tianxia.core import JSON, Action, State
 from tianxia.games.greatwall import rules
 from tianxia.games.greatwall.section import Section
-from tianxia.games.greatwall.view import heuristic, heuristic_terms, observation
+from tianxia.games.greatwall.view import (
+    heuristic,
+    heuristic_terms,
+    observation,
+    observation_tensor,
+)
 
 if TYPE_CHECKING:
     from tianxia.games.greatwall.game import GreatWall
@@ -146,6 +151,9 @@ class GreatWallState(State):
 
     def observation(self, seat: int | None) -> JSON:
         return observation(self, seat)
+
+    def observation_tensor(self, seat: int | None) -> list[float]:
+        return observation_tensor(self, seat)
 
     def heuristic(self, seat: int) -> float:
         return heuristic(self, seat)
