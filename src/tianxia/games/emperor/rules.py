@@ -654,7 +654,8 @@ def apply(state: S, a: Action) -> S:
         src, dst = ix[a.src], ix[a.dst]
         _set_units(s, src, s.units[src] - a.n, me)
         arrive = min(t.cap, s.units[dst] + a.n)
-        s.moved = _set(s.moved, dst, min(s.moved[dst] + a.n, arrive))
+        # the surplus over the cap is taken from the newcomers
+        s.moved = _set(s.moved, dst, s.moved[dst] + arrive - s.units[dst])
         _set_units(s, dst, arrive, me)
         _add_log(s, f"P{me}: {a}")
         settle_move(s)

@@ -1,0 +1,215 @@
+"""First turn, growth, colonisation and movement (EM-3 to EM-6), with the 10-unit cap."""
+
+from __future__ import annotations
+
+import pytest
+
+import tianxia
+from tianxia import IllegalActionError
+from tianxia.games.emperor.build import play, position, where
+
+G2 = tianxia.load_game("emperor", players=2)
+
+
+def legal(s) -> set[str]:  # type: ignore[no-untyped-def]
+    return {str(a) for a in s.legal_actions()}
+
+
+@pytest.mark.parametrize(("players", "count"), [(2, 3), (3, 2), (4, 1), (5, 1)])
+def test_first_turn_occupies_adjacent_empty_provinces(players: int, count: int) -> None:
+    g = tianxia.load_game("emperor", players=players)
+    s = g.new_initial_state()
+    assert s.phase == "start" and s.current_player() == 0
+    first = "kwangtung"
+    s = s.apply(f"start {first}")
+    taken = [first]
+    while s.phase == "start":
+        options = legal(s)
+        assert all(o.startswith("start ") for o in options)
+        nxt = sorted(options)[0].split()[1]
+        nbrs = {g.tables.ids[q] for p in taken for q in g.tables.nbrs[g.tables.index[p]]}
+        assert nxt in nbrs
+        s = s.apply(f"start {nxt}")
+        taken.append(nxt)
+    assert len(taken) == count
+    assert all(where(s, p) == (0, 3) for p in taken)
+    assert s.started[0]
+
+
+def test_start_province_must_border_the_first_one() -> None:
+    s = G2.new_initial_state().apply("start hopeh")
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("start yunnan")
+    assert e.value.rule == "EM-4.1"
+    assert "border" in e.value.reason
+
+
+def test_start_refuses_a_dead_end_group() -> None:
+    # Taiwan's three neighbours are taken: a group of three cannot be completed there
+    s = position(
+        G2,
+        {"chekiang": (1, 3), "fukien": (1, 3), "kwangtung": (1, 3)},
+        started=(False, True),
+        phase="start",
+    )
+    assert "start taiwan" not in legal(s)
+    assert s.explain("start taiwan").startswith("illegal: EM-4.1")
+
+
+def test_first_turn_has_no_growth() -> None:
+    s = play(G2.new_initial_state(), "start hopeh", "start honan", "start anhwei")
+    # three units in each province cannot colonise (one must stay) and nothing else is open
+    assert s.phase in ("movement", "assign yang")
+    assert where(s, "hopeh") == (0, 3)
+
+
+def test_growth_base_three_and_marker_bonus() -> None:
+    s = position(
+        G2,
+        {"hopeh": (0, 5), "honan": (0, 2), "korea": (1, 2)},
+        markers={"hopeh": {"city": 1}, "honan": {"agriculture": 1}},
+        phase="growth",
+    )
+    assert s.phase == "growth"
+    assert legal(s) == {"grow hopeh", "grow honan"}
+    s = s.apply("grow honan")
+    assert where(s, "honan") == (0, 5)
+    # the city's unit: Hopeh or an own neighbour of Hopeh
+    assert legal(s) == {"grow hopeh", "grow honan"}
+    s = s.apply("grow hopeh")
+    assert where(s, "hopeh") == (0, 6)
+    # agriculture in Honan: two units, one at a time
+    s = play(s, "grow hopeh", "grow honan")
+    assert where(s, "hopeh") == (0, 7) and where(s, "honan") == (0, 6)
+    assert s.phase != "growth"
+
+
+def test_growth_marker_in_an_opponents_province_gives_nothing() -> None:
+    s = position(
+        G2,
+        {"hopeh": (0, 5), "korea": (1, 2)},
+        markers={"korea": {"agriculture": 1}},
+        phase="growth",
+    )
+    assert s.growth == (-1,)
+
+
+def test_growth_into_a_full_province_is_refused_and_surplus_removed() -> None:
+    s = position(G2, {"hopeh": (0, 10), "honan": (0, 9), "korea": (1, 2)}, phase="growth")
+    assert legal(s) == {"grow honan"}
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("grow hopeh")
+    assert e.value.rule == "EM-2.3"
+    s = s.apply("grow honan")
+    assert where(s, "honan") == (0, 10)
+
+
+def test_growth_stops_when_the_thirty_units_are_on_the_board() -> None:
+    holdings = {p: (0, 10) for p in ("hopeh", "honan")} | {"anhwei": (0, 9), "korea": (1, 2)}
+    s = position(G2, holdings, markers={"anhwei": {"city": 1}}, phase="growth")
+    s = s.apply("grow anhwei")
+    assert where(s, "anhwei") == (0, 10)
+    assert s.phase != "growth"  # the city's unit has no piece left
+
+
+def test_colonise_moves_three_and_leaves_one() -> None:
+    s = position(G2, {"hopeh": (0, 4), "korea": (1, 2)}, phase="colonisation")
+    assert "colonise hopeh>honan" in legal(s) and "colonise hopeh>shantung" in legal(s)
+    s = s.apply("colonise hopeh>honan")
+    assert where(s, "hopeh") == (0, 1) and where(s, "honan") == (0, 3)
+
+
+def test_colonise_needs_four_units() -> None:
+    s = position(G2, {"hopeh": (0, 4), "shantung": (0, 3), "korea": (1, 2)}, phase="colonisation")
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("colonise shantung>kiangsu")
+    assert e.value.rule == "EM-5.1" and "at least one must stay" in e.value.reason
+
+
+def test_colonise_only_into_an_empty_province() -> None:
+    s = position(G2, {"hopeh": (0, 6), "honan": (1, 2)}, phase="colonisation")
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("colonise hopeh>honan")
+    assert e.value.rule == "EM-5.1"
+
+
+def test_colonise_cannot_cross_a_blocked_border() -> None:
+    s = position(G2, {"hopeh": (0, 6), "korea": (1, 2)}, phase="colonisation")
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("colonise hopeh>liaoning")
+    assert e.value.rule == "EM-2.2" and "great_wall" in e.value.reason
+
+
+def test_open_borders_option_lets_colonists_cross() -> None:
+    g = tianxia.load_game("emperor", players=2, open_borders=True)
+    s = position(g, {"hopeh": (0, 6), "korea": (1, 2)}, phase="colonisation")
+    s = s.apply("colonise hopeh>liaoning")
+    assert where(s, "liaoning") == (0, 3)
+
+
+def test_colonise_any_number_of_times_then_done() -> None:
+    s = position(G2, {"hopeh": (0, 10), "korea": (1, 2)}, phase="colonisation")
+    s = s.apply("colonise hopeh>honan")
+    assert s.phase == "colonisation"
+    assert s.apply("done").phase == "movement"
+    s = s.apply("colonise hopeh>shantung")
+    assert where(s, "hopeh") == (0, 4)
+    # nothing more can be colonised: the phase ends by itself
+    assert s.phase == "movement"
+
+
+def test_each_unit_crosses_one_border_only() -> None:
+    s = position(
+        G2, {"hopeh": (0, 4), "honan": (0, 1), "anhwei": (0, 1), "korea": (1, 2)}, phase="movement"
+    )
+    s = s.apply("move 3 hopeh>honan")
+    assert where(s, "honan") == (0, 4)
+    # only Honan's own unit may go on; the three newcomers have crossed their border
+    assert "move 1 honan>anhwei" in legal(s) and "move 2 honan>anhwei" not in legal(s)
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("move 2 honan>anhwei")
+    assert e.value.rule == "EM-6.1"
+
+
+def test_movement_only_into_own_provinces() -> None:
+    s = position(G2, {"hopeh": (0, 4), "honan": (1, 1)}, phase="movement")
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("move 1 hopeh>shantung")
+    assert e.value.rule == "EM-6.1"
+
+
+def test_movement_cannot_cross_a_blocked_border() -> None:
+    s = position(G2, {"hopeh": (0, 4), "liaoning": (0, 1), "korea": (1, 1)}, phase="movement")
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("move 1 hopeh>liaoning")
+    assert e.value.rule == "EM-2.2"
+
+
+def test_movement_surplus_over_ten_is_removed_at_once() -> None:
+    s = position(G2, {"hopeh": (0, 8), "honan": (0, 9), "korea": (1, 1)}, phase="movement")
+    s = s.apply("move 5 hopeh>honan")
+    assert where(s, "honan") == (0, 10) and where(s, "hopeh") == (0, 3)
+    # the surplus came from the newcomers: Honan's own nine may still move
+    assert s.to_json()["moved"][s.t.index["honan"]] == 1
+    assert "move 9 honan>hopeh" in legal(s)
+
+
+def test_cap_holds_after_every_step_of_random_games() -> None:
+    import random
+
+    from tianxia.core import CHANCE
+    from tianxia.core.match import sample_chance
+
+    for players in (2, 5):
+        g = tianxia.load_game("emperor", players=players)
+        rng = random.Random(players)
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            a = (
+                sample_chance(s, rng)
+                if s.current_player() == CHANCE
+                else rng.choice(s.legal_actions())
+            )
+            s = s.apply(a)
+            assert max(s.units) <= 10
+            assert all((o == -1) == (u == 0) for o, u in zip(s.owner, s.units))
