@@ -66,7 +66,7 @@ def position(
     if min(deck) < 0:
         raise ValueError("more yang cards in hands and markers than the deck holds")
     out = [0] * len(deck)
-    for pid, ms in (markers or {}).items():
+    for ms in (markers or {}).values():
         for kind, n in ms.items():
             out[t.yang_index[kind]] += n
     s.hands = tuple(tuple(r) for r in hand_rows)
