@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import shutil
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ def test_first_arrivals_pay_10_12_14_20_and_20_at_venice() -> None:
 
 def test_cities_further_west_pay_more_on_every_field_before_them() -> None:
     cities = load_data().cities[:-1]
-    for a, b in zip(cities, cities[1:]):
+    for a, b in itertools.pairwise(cities):
         assert all(b.pay(b.field - d) >= a.pay(a.field - d) for d in range(0, 12))
 
 
@@ -64,7 +65,7 @@ def test_bazaar_facts_leader_earns_8_at_the_first_and_20_at_the_sixth() -> None:
 
 def test_later_bazaars_pay_more_and_move_fewer_miles() -> None:
     rows = load_data().bazaar
-    for a, b in zip(rows, rows[1:]):
+    for a, b in itertools.pairwise(rows):
         assert all(y >= x for x, y in zip(a.ounces, b.ounces))
         assert b.miles < a.miles
     assert rows[0].miles > 0 > rows[-1].miles
@@ -130,7 +131,11 @@ def test_broken_data_is_refused_with_a_clear_message(which: int, change: Any, me
 def test_a_printed_file_replaces_the_shipped_one(tmp_path: Path, monkeypatch: Any) -> None:
     folder = tmp_path / "silkroad"
     folder.mkdir()
-    text = (PACKAGE_DIR / "data" / "bazaar.toml").read_text().replace("ounces = [8, 4, 2]", "ounces = [9, 4, 2]")
+    text = (
+        (PACKAGE_DIR / "data" / "bazaar.toml")
+        .read_text()
+        .replace("ounces = [8, 4, 2]", "ounces = [9, 4, 2]")
+    )
     (folder / "bazaar.toml").write_text(text)
     shutil.copy(PACKAGE_DIR / "data" / "track.toml", folder / "track.toml")
     monkeypatch.setenv("TIANXIA_DATA_DIR", str(tmp_path))

@@ -140,7 +140,9 @@ def test_no_card_is_played_for_a_merchant_of_another_player() -> None:
 
 def test_option_a_is_closed_with_three_cards_before_you() -> None:
     three = [c("caravan-3"), c("caravan-3"), c("caravan-4")]
-    s = position(G4, [5, 3, 3, 0], hands=[[c("caravan-5")], [], [], []], displays=[three, [], [], []])
+    s = position(
+        G4, [5, 3, 3, 0], hands=[[c("caravan-5")], [], [], []], displays=[three, [], [], []]
+    )
     refused(s, Play(c("caravan-5"), 0), "SR-3.2")
     assert all(isinstance(a, Give | CallBazaar) for a in s.legal_actions())
 
@@ -258,7 +260,13 @@ def test_dead_card_exception_lay_a_dead_card_when_nothing_moves_anyone() -> None
 
 def test_dead_card_exception_give_up_a_card_before_you_when_three_lie_there() -> None:
     oasis, tw, lw = c("oasis"), c("tailwind"), c("lost-way")
-    s = position(G4, [30, 30, 10, 10], hands=[[oasis, lw], [], [], []], displays=[[oasis, tw, tw], [], [], []], turn=0)
+    s = position(
+        G4,
+        [30, 30, 10, 10],
+        hands=[[oasis, lw], [], [], []],
+        displays=[[oasis, tw, tw], [], [], []],
+        turn=0,
+    )
     assert s.legal_actions() == (Drop(oasis), Drop(tw))
     s = st(s.apply(Drop(tw)))
     assert s.displays[0] == (oasis, tw) and s.discard[tw] == 1 and s.turn_seat == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,7 +106,9 @@ def _int(v: Any, file: str, what: str) -> int:
     return int(v)
 
 
-def parse_track(raw: dict[str, Any]) -> tuple[int, int, tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[City, ...]]:
+def parse_track(
+    raw: dict[str, Any],
+) -> tuple[int, int, tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[City, ...]]:
     f = "track.toml"
     length = _int(raw.get("length"), f, "length")
     silver = _int(raw.get("start_silver"), f, "start_silver")
@@ -120,7 +123,9 @@ def parse_track(raw: dict[str, Any]) -> tuple[int, int, tuple[str, ...], tuple[i
     cities: list[City] = []
     for c in raw.get("city", []):
         behind = tuple(_int(x, f, "behind") for x in c.get("behind", []))
-        city = City(str(c["name"]), _int(c["field"], f, "field"), _int(c["first"], f, "first"), behind)
+        city = City(
+            str(c["name"]), _int(c["field"], f, "field"), _int(c["first"], f, "first"), behind
+        )
         _require(all(x >= 0 for x in behind), f, f"{city.name}: amounts are not negative")
         _require(list(behind) == sorted(behind, reverse=True), f, f"{city.name}: nearer pays more")
         _require(all(city.first >= x for x in behind), f, f"{city.name}: arriving pays most")
@@ -146,9 +151,11 @@ def parse_bazaar(raw: dict[str, Any]) -> tuple[int, tuple[BazaarRow, ...]]:
         _require(list(ounces) == sorted(ounces, reverse=True), f, "a better place pays more")
         miles = _int(r.get("miles"), f, "miles")
         _require(abs(miles) <= MAX_FORWARD, f, "a bazaar moves at most 10 fields")
-        rows.append(BazaarRow(_int(r["bazaar"], f, "bazaar"), (ounces[0], ounces[1], ounces[2]), miles))
+        rows.append(
+            BazaarRow(_int(r["bazaar"], f, "bazaar"), (ounces[0], ounces[1], ounces[2]), miles)
+        )
     _require([r.bazaar for r in rows] == list(range(1, cards + 1)), f, "one row per bazaar card")
-    for a, b in zip(rows, rows[1:]):
+    for a, b in itertools.pairwise(rows):
         _require(all(y >= x for x, y in zip(a.ounces, b.ounces)), f, "later bazaars pay more")
         _require(b.miles < a.miles, f, "later bazaars move fewer miles")
     return cards, tuple(rows)
@@ -165,7 +172,12 @@ def parse_cards(raw: dict[str, Any]) -> tuple[CardKind, ...]:
             parts = tuple(
                 Part(str(p["kind"]), _int(p["steps"], f, "steps")) for p in a.get("parts", [])
             )
-            alt = Alternative(_int(a["numeral"], f, "numeral"), str(a.get("when", "always")), _int(a.get("silver", 0), f, "silver"), parts)
+            alt = Alternative(
+                _int(a["numeral"], f, "numeral"),
+                str(a.get("when", "always")),
+                _int(a.get("silver", 0), f, "silver"),
+                parts,
+            )
             _require(alt.numeral in (1, 2, 3), f, f"{key}: numerals are I, II or III")
             _require(alt.when in WHEN_KINDS, f, f"{key}: unknown condition {alt.when!r}")
             _require(1 <= len(parts) <= 3, f, f"{key}: one to three parts per alternative")
@@ -185,7 +197,9 @@ def parse_cards(raw: dict[str, Any]) -> tuple[CardKind, ...]:
         nums = [a.numeral for a in alts]
         _require(bool(alts) and nums == sorted(set(nums)), f, f"{key}: distinct numerals in order")
         kinds.append(
-            CardKind(i, key, str(c["title"]), str(c["text"]), _int(c["copies"], f, "copies"), tuple(alts))
+            CardKind(
+                i, key, str(c["title"]), str(c["text"]), _int(c["copies"], f, "copies"), tuple(alts)
+            )
         )
     _require(len({k.key for k in kinds}) == len(kinds), f, "card keys are unique")
     _require(all(k.copies >= 1 for k in kinds), f, "every card kind has a copy")

@@ -56,7 +56,10 @@ class SilkroadGame(Game):
         # Cards whose alternative I moves the merchant forward always move someone.
         self.sure: tuple[bool, ...] = tuple(
             any(
-                a.numeral == 1 and a.when == "always" and a.parts[0].kind == "move" and a.parts[0].steps > 0
+                a.numeral == 1
+                and a.when == "always"
+                and a.parts[0].kind == "move"
+                and a.parts[0].steps > 0
                 for a in c.alts
             )
             for c in self.data.cards

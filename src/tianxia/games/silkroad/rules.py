@@ -55,6 +55,7 @@ class Work:
     """A mutable copy of a state's fields, changed by the rules and frozen again."""
 
     __slots__ = (
+        "bazaar_cards",
         "card",
         "deck",
         "deck_bazaars",
@@ -78,7 +79,6 @@ class Work:
         "rose",
         "silver",
         "subject",
-        "bazaar_cards",
         "turn",
     )
 
@@ -147,9 +147,7 @@ def part_candidates(g: SilkroadGame, pos: Sequence[int], part: Part, subject: in
     if part.kind == "foreign":
         own = g.owner[subject]
         return [
-            m
-            for m, p in enumerate(pos)
-            if g.owner[m] != own and destination(g, p, part.steps) != p
+            m for m, p in enumerate(pos) if g.owner[m] != own and destination(g, p, part.steps) != p
         ]
     return [subject]
 
@@ -349,7 +347,9 @@ def check_cities(w: Work) -> None:
         pays = [city.pay(p) for p in worst]
         for seat, v in enumerate(pays):
             gain(w, seat, v)
-        w.note(f"{city.name} pays " + ", ".join(f"{g.seat_name(i)} {v}" for i, v in enumerate(pays)))
+        w.note(
+            f"{city.name} pays " + ", ".join(f"{g.seat_name(i)} {v}" for i, v in enumerate(pays))
+        )
         w.milestone += 1
 
 
@@ -495,7 +495,9 @@ def apply(s: SilkroadState, a: Action) -> Work:
         elif a.card < 0:
             w.deck_bazaars -= 1
             w.marker += 1
-            w.note(f"{g.seat_name(seat)} draws a bazaar card: the bazaar marker moves to {w.marker}")
+            w.note(
+                f"{g.seat_name(seat)} draws a bazaar card: the bazaar marker moves to {w.marker}"
+            )
             refill(w)
         else:
             w.deck[a.card] -= 1

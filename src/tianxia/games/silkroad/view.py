@@ -36,7 +36,9 @@ def decision(s: SilkroadState) -> str:
         return "the hand cards are being dealt"
     if ph == PLACE:
         m = len(s.pos)
-        return f"{g.seat_name(g.owner[m])} places the {COLOURS[m]} merchant on start field A, B or C"
+        return (
+            f"{g.seat_name(g.owner[m])} places the {COLOURS[m]} merchant on start field A, B or C"
+        )
     if ph == END:
         return "the journey is over"
     seat = s.turn_seat
@@ -154,7 +156,10 @@ def why_illegal(s: SilkroadState, a: Action) -> tuple[str, str]:
     if ph == PLACE:
         return ("SR-1.6", "every merchant must first be placed on a start field")
     if ph == CARRY and not isinstance(a, Carry):
-        return ("SR-4.2", f"{COLOURS[s.subject]}'s owner must first choose how to carry out the card")
+        return (
+            "SR-4.2",
+            f"{COLOURS[s.subject]}'s owner must first choose how to carry out the card",
+        )
     if ph == PICK and not isinstance(a, Pick):
         return ("SR-5.5", "a merchant the card means must first be named")
     if ph == MILES and not isinstance(a, Miles):
@@ -208,9 +213,15 @@ def _why_play(s: SilkroadState, a: Play, seat: int) -> tuple[str, str]:
     if a.card not in s.hands[seat]:
         return ("SR-3.1", f"{card_name(a.card)} is not in your hand")
     if g.owner[a.merchant] != seat:
-        return ("SR-3.1", f"option A moves your own merchant, and {COLOURS[a.merchant]} is not yours")
+        return (
+            "SR-3.1",
+            f"option A moves your own merchant, and {COLOURS[a.merchant]} is not yours",
+        )
     if len(s.displays[seat]) >= DISPLAY:
-        return ("SR-3.2", "three cards already lie before you, so you must give one away or call a bazaar")
+        return (
+            "SR-3.2",
+            "three cards already lie before you, so you must give one away or call a bazaar",
+        )
     return _why_dead(s, a.card, a.merchant)
 
 
@@ -235,9 +246,15 @@ def _why_dead(s: SilkroadState, card: int, subject: int) -> tuple[str, str]:
         for comp in rules.groups(g, s.pos, subject, alt.numeral):
             problems.add(rules.carry_problem(g, s.pos, alt, (subject, *comp), subject))
     if "back" in problems:
-        return ("SR-5.1", f"{card_name(card)} would move {COLOURS[subject]} more than 10 fields back")
+        return (
+            "SR-5.1",
+            f"{card_name(card)} would move {COLOURS[subject]} more than 10 fields back",
+        )
     if "when" in problems and problems <= {"when"}:
-        return ("SR-5.2", f"{card_name(card)}'s condition does not hold for {COLOURS[subject]}, so it moves nobody")
+        return (
+            "SR-5.2",
+            f"{card_name(card)}'s condition does not hold for {COLOURS[subject]}, so it moves nobody",
+        )
     return ("SR-5.2", f"{card_name(card)} would move nobody now, so it cannot be played")
 
 
@@ -254,7 +271,10 @@ def _why_carry(s: SilkroadState, a: Carry) -> tuple[str, str]:
     group = (s.subject, *a.companions)
     fields = sorted({s.pos[m] for m in group})
     if fields[-1] - fields[0] != len(fields) - 1:
-        return ("SR-5.4", "a group must stand together on one field or on fields one behind another")
+        return (
+            "SR-5.4",
+            "a group must stand together on one field or on fields one behind another",
+        )
     problem = rules.carry_problem(g, s.pos, alt, group, s.subject)
     if problem == "back":
         return ("SR-5.1", "this alternative would move a merchant more than 10 fields back")
