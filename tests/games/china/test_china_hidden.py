@@ -136,3 +136,15 @@ def test_bad_saved_state_is_refused() -> None:
         assert "does not fit" in str(e)
     else:
         raise AssertionError("a state with one hand for four players was accepted")
+
+
+def test_observation_tensor_has_the_declared_length_and_hides_hands() -> None:
+    a, b = twins()
+    size = a.game.observation_tensor_size()
+    assert len(a.observation_tensor(0)) == size == len(a.observation_tensor(None))
+    assert a.observation_tensor(0) == b.observation_tensor(0)
+    assert a.observation_tensor(1) != b.observation_tensor(1)
+    assert all(0.0 <= v <= 1.0 for v in a.observation_tensor(0))
+    game = tianxia.load_game("china", players=5, fortifications=True)
+    s = game.new_initial_state()
+    assert len(s.observation_tensor(2)) == game.observation_tensor_size()

@@ -14,6 +14,7 @@ from typing import Any
 
 from tianxia.core import JSON, Action, ActionCodec, Game, OptionSpec, register_game
 from tianxia.games.china import board as board_data
+from tianxia.games.china import view
 from tianxia.games.china.actions import (
     OWN,
     Card,
@@ -115,6 +116,9 @@ class ChinaGame(Game):
         deck = sum(self.cards.deck_for(self.players))
         turns = 2 * deck + self.players
         return turns * (2 + 1 + MAX_CARDS) + 2 * deck
+
+    def observation_tensor_size(self) -> int:
+        return view.tensor_size(self)
 
     def _info_extra(self) -> Mapping[str, Any]:
         return {"reconstructed_board": self.board.reconstructed, "side": self.board.side}

@@ -200,3 +200,6 @@ class ChinaState(State):
 
     def heuristic_terms(self, seat: int) -> dict[str, float]:
         return view.heuristic_terms(self, seat)
+
+    def observation_tensor(self, seat: int | None) -> list[float]:
+        return view.tensor(self, seat)

@@ -195,3 +195,81 @@ def heuristic(s: ChinaState, seat: int) -> float:
     best_other = max(v for i, v in enumerate(est) if i != seat)
     scale = max(10.0, sum(est) / n)
     return math.tanh((est[seat] - best_other) / scale)
+
+
+_PHASES = ("deal", "turn", "place", "refill", "draw", "reveal", "over")
+
+
+def tensor(s: ChinaState, seat: int | None) -> list[float]:
+    """A fixed-length encoding of `observation(seat)`, scaled to about [0, 1].
+
+    Blocks in order: house owner one-hot per field and seat, fortifications, emissaries per
+    province and seat, emissary limits, scored marks, own hand, hand sizes, known cards,
+    display, deck size, discards, supplies, scores, phase, player to move (last slot:
+    chance), observing seat, this turn's province, pieces, cards, limit, cards to take,
+    exhaustions.
+    """
+    g = s.game
+    n = g.players
+    out: list[float] = []
+    for o in s.houses:
+        row = [0.0] * n
+        if o >= 0:
+            row[o] = 1.0
+        out += row
+    forts = set(s.forts)
+    out += [1.0 if f in forts else 0.0 for f in range(len(s.houses))]
+    out += [e / 8 for e in s.emissaries]
+    out += [rules.emissary_limit(s, p) / 8 for p in g.all_provinces]
+    out += [float(x) for x in s.scored]
+    out += [c / 3 for c in s.hands[seat]] if seat is not None else [0.0] * 5
+    out += [sum(h) / 3 for h in s.hands]
+    for k in s.known:
+        out += [c / 3 for c in k]
+    out += [c / 4 for c in s.display]
+    out.append(sum(s.deck) / 57)
+    out += [c / 13 for c in s.discards]
+    for h, e, f in s.supply:
+        out += [h / 20, e / 8, float(f)]
+    out += [p / 100 for p in s.points]
+    out += [1.0 if s.phase == ph else 0.0 for ph in _PHASES]
+    mover = [0.0] * (n + 1)
+    cp = s.current_player()
+    if 0 <= cp < n:
+        mover[cp] = 1.0
+    elif s.phase != "over":
+        mover[n] = 1.0
+    out += mover
+    out += [1.0 if seat == i else 0.0 for i in range(n)]
+    out += [1.0 if s.province == p else 0.0 for p in g.all_provinces]
+    out += [s.pieces / 2, s.cards / 3, s.limit / 2, s.to_take / 3]
+    out += [1.0 if s.exhaustions == k else 0.0 for k in range(3)]
+    return out
+
+
+def tensor_size(g: ChinaGame) -> int:
+    """Length of `tensor` for the variant `g`."""
+    n = g.players
+    fields = len(g.board.field_names)
+    provinces = len(g.board.province_names)
+    return (
+        fields * n
+        + fields
+        + provinces * n
+        + 2 * provinces
+        + 5
+        + n
+        + 5 * n
+        + 5
+        + 1
+        + 5
+        + 3 * n
+        + n
+        + len(_PHASES)
+        + n
+        + 1
+        + n
+        + provinces
+        + 4
+        + 3
+    )
