@@ -1,0 +1,139 @@
+"""Observations, hidden cards, resampling, notation and refusals."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tianxia
+from tianxia import IllegalActionError, NotationError
+from tianxia.games.emperor.build import play, position
+
+G2 = tianxia.load_game("emperor", players=2)
+G3 = tianxia.load_game("emperor", players=3)
+HOLD = {"hopeh": (0, 5), "honan": (1, 3), "korea": (2, 2)}
+
+
+def test_kept_yang_cards_are_seen_by_their_owner_only() -> None:
+    s = position(G3, HOLD, hands={1: {"water": 1, "flood": 1}})
+    assert s.observation(1)["my_cards"] == {"water": 1, "flood": 1}
+    for seat in (0, 2, None):
+        obs = s.observation(seat)
+        assert "water" not in json.dumps(obs["my_cards"])
+        assert obs["players"][1]["yang_cards"] == 2
+    assert s.observation(None)["my_cards"] is None
+
+
+def test_the_drawn_yang_card_is_seen_by_the_drawer_only() -> None:
+    s = play(
+        position(G3, HOLD, phase="assign yang"),
+        "yang hopeh",
+        "yin honan",
+        "yin card flood",
+        "yang card flood",
+    )
+    assert s.phase == "defence"
+    assert s.observation(0)["my_fresh_yang"] == "flood"
+    assert s.observation(1)["my_fresh_yang"] is None and s.observation(1)["yang_drawn"]
+
+
+def test_observation_draws_the_whole_board() -> None:
+    obs = position(G3, HOLD).observation(None)
+    assert len(obs["provinces"]) == 21
+    assert {"current_player", "phase", "pending", "scores", "log", "turn"} <= set(obs)
+    assert obs["provinces"][0] == {
+        "id": "hopeh",
+        "owner": 0,
+        "units": 5,
+        "markers": {"city": 0, "mine": 0, "agriculture": 0},
+        "influence": None,
+    }
+
+
+def test_resample_depends_only_on_what_the_seat_knows() -> None:
+    a = position(G3, HOLD, hands={0: {"hunger": 1}, 1: {"water": 1, "flood": 1}})
+    b = position(G3, HOLD, hands={0: {"hunger": 1}, 1: {"mountains": 2}})
+    assert a.observation(0) == b.observation(0)
+    ra = a.resample_from_infostate(0, random.Random(5))
+    rb = b.resample_from_infostate(0, random.Random(5))
+    assert ra.to_json() == rb.to_json()
+    assert ra.observation(0) == a.observation(0)
+    assert ra.hands[0] == a.hands[0]
+    assert sum(ra.hands[1]) == 2 and sum(ra.yang_deck) == sum(a.yang_deck)
+
+
+def test_resample_redraws_hidden_cards() -> None:
+    s = position(G3, HOLD, hands={1: {"water": 1, "flood": 1}})
+    hands = {s.resample_from_infostate(0, random.Random(i)).hands[1] for i in range(20)}
+    assert len(hands) > 1
+    assert all(sum(h[:3]) == 0 for h in hands)  # economy cards are never kept hidden
+
+
+def test_resample_keeps_the_totals_of_every_card_kind() -> None:
+    s = play(
+        position(G3, HOLD, hands={1: {"water": 2}}, phase="assign yang"), "yang hopeh", "yin korea"
+    )
+    s = play(s, "yin card plague")
+    s = s.apply("yang card mountains")
+    for seed in range(10):
+        r = s.resample_from_infostate(2, random.Random(seed))
+        total = [
+            r.yang_deck[k] + r.yang_out[k] + sum(h[k] for h in r.hands) + (r.fresh == k)
+            for k in range(len(r.yang_deck))
+        ]
+        assert total == list(r.t.c.yang_counts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=G3.info.num_distinct_actions + 19))
+def test_every_action_round_trips_through_notation_and_id(i: int) -> None:
+    a = G3.action_from_id(i)
+    assert G3.parse_action_text(str(a)) == a
+    assert G3.action_id(a) == i
+
+
+def test_state_json_round_trip_after_a_random_game_prefix() -> None:
+    m = tianxia.Match(G3, seed=3)
+    rng = random.Random(3)
+    for _ in range(120):
+        if m.state.is_terminal():
+            break
+        if m.state.is_chance_node():
+            m.resolve_chance()
+        else:
+            m.play(rng.choice(m.state.legal_actions()))
+        again = G3.state_from_json(json.loads(json.dumps(m.state.to_json())))
+        assert again == m.state
+
+
+def test_bad_state_json_is_refused() -> None:
+    good = position(G3, HOLD).to_json()
+    for key, bad in (("owner", [0, 1]), ("phase", "lunch"), ("turn", "x"), ("hands", [[0]])):
+        with pytest.raises(ValueError):
+            G3.state_from_json({**good, key: bad})
+    with pytest.raises(ValueError):
+        G3.state_from_json({"owner": []})
+
+
+def test_notation_errors_and_wrong_phase_reasons() -> None:
+    s = position(G3, HOLD)
+    with pytest.raises(NotationError):
+        s.apply("attack hopeh to honan")
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("grow hopeh")
+    assert e.value.rule == "EM-7.1" and "expansion" in e.value.reason
+    with pytest.raises(IllegalActionError) as e:
+        s.apply("die 3")
+    assert e.value.rule == "EM-3.1"
+    assert s.explain("attack hopeh>honan").startswith("legal: attacks honan from hopeh")
+
+
+def test_heuristic_favours_the_stronger_state() -> None:
+    s = position(G2, {"hopeh": (0, 9), "honan": (0, 9), "korea": (1, 1)})
+    assert s.heuristic(0) > 0 > s.heuristic(1)
+    assert -1 <= s.heuristic(1) <= 1
+    assert set(s.heuristic_terms(0)) >= {"score", "units", "provinces", "markers", "yang_cards"}
