@@ -9,7 +9,23 @@ from tianxia.games.emperor.build import play, position, where
 G2 = tianxia.load_game("emperor", players=2)
 G3 = tianxia.load_game("emperor", players=3)
 
-FIFTEEN = ["hopeh", "shantung", "shansi", "honan", "shensi", "kansu", "szechwan", "hupeh", "hunan", "kiangsi", "anhwei", "kiangsu", "chekiang", "fukien", "kwangtung"]
+FIFTEEN = [
+    "hopeh",
+    "shantung",
+    "shansi",
+    "honan",
+    "shensi",
+    "kansu",
+    "szechwan",
+    "hupeh",
+    "hunan",
+    "kiangsi",
+    "anhwei",
+    "kiangsu",
+    "chekiang",
+    "fukien",
+    "kwangtung",
+]
 
 
 def finish_turn(s, yin_at: str, yin_kind: str = "plague"):  # type: ignore[no-untyped-def]

@@ -213,3 +213,26 @@ def test_cap_holds_after_every_step_of_random_games() -> None:
             s = s.apply(a)
             assert max(s.units) <= 10
             assert all((o == -1) == (u == 0) for o, u in zip(s.owner, s.units))
+
+
+def test_turns_go_round_from_seat_0() -> None:
+    g = tianxia.load_game("emperor", players=4)
+    s = g.new_initial_state()
+    seen = []
+    provinces = ["hopeh", "yunnan", "taiwan", "kansu"]
+    while len(seen) < 4:
+        seen.append(s.player)
+        s = s.apply(f"start {provinces[s.player]}")
+        while s.phase in ("movement", "expansion"):
+            s = s.apply("done")
+        s = play(s, "yang korea", "yin korea", "yin card plague", "yang card water")
+    assert seen == [0, 1, 2, 3]
+    assert s.player == 0 and s.turn == 5 and s.phase == "growth"
+
+
+def test_honan_shensi_option_opens_the_disputed_border() -> None:
+    hold = {"honan": (0, 6), "korea": (1, 2)}
+    s = position(G2, hold, phase="colonisation")
+    assert "colonise honan>shensi" not in legal(s)
+    g = tianxia.load_game("emperor", players=2, honan_shensi="normal")
+    assert "colonise honan>shensi" in legal(position(g, hold, phase="colonisation"))
