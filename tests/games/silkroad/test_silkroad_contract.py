@@ -142,3 +142,13 @@ def test_heuristic_prefers_silver_and_progress() -> None:
     assert s.heuristic(0) > 0 > s.heuristic(1)
     assert -1 <= s.heuristic(3) <= 1
     assert set(s.heuristic_terms(0)) == {"silver", "progress", "penalty", "bazaars"}
+
+
+def test_observation_tensor_has_a_fixed_length_and_hides_other_hands() -> None:
+    c3, c4, c5 = (card(G4, k) for k in ("caravan-3", "caravan-4", "caravan-5"))
+    a = position(G4, [5, 3, 3, 0], hands=[[c3], [c4], [], []])
+    b = position(G4, [5, 3, 3, 0], hands=[[c3], [c5], [], []])
+    size = G4.observation_tensor_size()
+    assert len(a.observation_tensor(0)) == size == len(played(G3, 1, 80).observation_tensor(None))
+    assert a.observation_tensor(0) == b.observation_tensor(0)
+    assert a.observation_tensor(1) != b.observation_tensor(1)

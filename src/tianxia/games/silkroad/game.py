@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tianxia.core import JSON, Action, ActionCodec, Game, register_game
+from tianxia.games.silkroad import view
 from tianxia.games.silkroad.actions import (
     CallBazaar,
     Carry,
@@ -90,6 +91,9 @@ class SilkroadGame(Game):
         actions += [Miles(m, d) for m in ms for d in steps]
         outcomes = [Draw(-1), *(Draw(c) for c in range(k))]
         return ActionCodec(actions, outcomes)
+
+    def observation_tensor_size(self) -> int:
+        return view.tensor_size(len(self.data.cards))
 
     def _max_game_length(self) -> int:
         n = self.players

@@ -187,6 +187,9 @@ class SilkroadState(State):
     def observation(self, seat: int | None) -> JSON:
         return view.observation(self, seat)
 
+    def observation_tensor(self, seat: int | None) -> list[float]:
+        return view.tensor(self, seat)
+
     def to_json(self) -> JSON:
         out: JSON = {}
         for name in FIELDS:
