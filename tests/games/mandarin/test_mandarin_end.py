@@ -72,8 +72,8 @@ def test_winning_an_auction_can_complete_a_collection() -> None:
 
 def test_a_game_nobody_finishes_ends_at_the_turn_cap_and_the_richest_wins() -> None:
     g = tianxia.load_game("mandarin", players=3)
-    assert g.info.extra["turn_cap"] == 150
-    s = at({1: ["rat-blue"]}, turns=149)  # the rat pagoda is worth 400
+    assert g.info.extra["turn_cap"] == 300
+    s = at({1: ["rat-blue"]}, turns=299)  # the rat pagoda is worth 400
     s = play(s, "die 3")  # seat 0 collects 100 on the ox's character square
     assert s.is_terminal() and s.end == "cap"
     assert rules.wealth(s) == [3100, 3400, 3000]
@@ -81,7 +81,7 @@ def test_a_game_nobody_finishes_ends_at_the_turn_cap_and_the_richest_wins() -> N
 
 
 def test_tied_winners_share_and_the_returns_sum_to_zero() -> None:
-    s = play(at({}, turns=149, money=(3000, 3100, 3000)), "die 3")
+    s = play(at({}, turns=299, money=(3000, 3100, 3000)), "die 3")
     assert s.winners == (0, 1) and s.returns() == [0.5, 0.5, -1.0]
 
 

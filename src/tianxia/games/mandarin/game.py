@@ -26,7 +26,7 @@ from tianxia.games.mandarin.tables import ANIMAL_COUNT, TABLES, TILE_COUNT, sign
 
 START_MONEY = 3000
 # A game nobody can finish stops after this many rounds, the richest winning (MA-8.2).
-CAP_ROUNDS = 50
+CAP_ROUNDS = 100
 
 
 @register_game
@@ -36,7 +36,7 @@ class Mandarin(Game):
     >>> import tianxia
     >>> g = tianxia.load_game("mandarin", players=3, money=True)
     >>> g.info.extra["turn_cap"]
-    150
+    300
     """
 
     NAME = "mandarin"

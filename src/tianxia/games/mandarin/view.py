@@ -23,6 +23,10 @@ def observation(s: MandarinState, seat: int | None) -> JSON:
     names = TABLES.tile_names
     owner = s.owner
     over = s.phase == rules.OVER
+    collections: list[list[str]] = [[] for _ in range(players)]
+    for t, o in enumerate(owner):
+        if o >= 0:
+            collections[o].append(names[t])
     auction = None
     if s.phase == rules.AUCTION:
         auction = {
@@ -45,7 +49,7 @@ def observation(s: MandarinState, seat: int | None) -> JSON:
         "last_roll": s.last_roll,
         "signs": [TABLES.animals[a] if a >= 0 else None for a in s.sign],
         "positions": list(s.pos),
-        "collections": [[names[t] for t, o in enumerate(owner) if o == i] for i in range(players)],
+        "collections": collections,
         "sector_holders": [rules.holder(s, a) for a in range(ANIMAL_COUNT)],
         "sector_claims": [list(f) for f in s.firsts],
         "dispenser": rules.dispenser_count(s),
