@@ -137,3 +137,13 @@ def test_heuristic_favours_the_stronger_state() -> None:
     assert s.heuristic(0) > 0 > s.heuristic(1)
     assert -1 <= s.heuristic(1) <= 1
     assert set(s.heuristic_terms(0)) >= {"score", "units", "provinces", "markers", "yang_cards"}
+
+
+def test_observation_tensor_has_a_fixed_length_and_hides_others_cards() -> None:
+    a = position(G3, HOLD, hands={1: {"water": 1, "flood": 1}})
+    b = position(G3, HOLD, hands={1: {"mountains": 2}})
+    size = G3.observation_tensor_size()
+    assert len(a.observation_tensor(None)) == size == len(a.observation_tensor(1))
+    assert a.observation_tensor(0) == b.observation_tensor(0)
+    assert a.observation_tensor(None) == b.observation_tensor(None)
+    assert a.observation_tensor(1) != b.observation_tensor(1)

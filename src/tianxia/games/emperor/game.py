@@ -182,12 +182,18 @@ class EmperorGame(Game):
             + 1  # colonisations (three units each) and done
             + units
             + 1  # movements (each moves a unit that cannot move again) and done
+            + 1  # done with expansion
             + 2 * self.players  # merger offers and replies
             + 5 * len(t.directed)  # attack, defender's first choice, reply, withdraw, advance
             + 3 * units  # each roll (choice, roll, die) costs a unit
             + 6  # phase 5: two assignments, two draws, the defence choice
         )
         return per_turn * c.turns + 1
+
+    def observation_tensor_size(self) -> int:
+        from tianxia.games.emperor.view import tensor_size
+
+        return tensor_size(self.tables)
 
     def _info_extra(self) -> Mapping[str, Any]:
         c = self.tables.c

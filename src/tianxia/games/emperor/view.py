@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 import random
+from typing import TYPE_CHECKING
 
-from tianxia.core import JSON, State
+from tianxia.core import CHANCE, JSON, TERMINAL, State
 from tianxia.games.emperor import rules
 from tianxia.games.emperor.state import (
     ADVANCE,
@@ -25,6 +26,7 @@ from tianxia.games.emperor.state import (
     EXPAND,
     GROWTH,
     MOVE,
+    PHASES,
     REPLY,
     SHIELD,
     START,
@@ -32,6 +34,9 @@ from tianxia.games.emperor.state import (
     YIN,
     EmperorState,
 )
+
+if TYPE_CHECKING:
+    from tianxia.games.emperor.game import Tables
 
 
 def _status(s: EmperorState, seat: int) -> str:
@@ -179,6 +184,99 @@ def observation(s: EmperorState, seat: int | None) -> JSON:
         "returns": rules.returns(s) if s.phase == END else None,
     }
     return obs
+
+
+SEATS = 5  # the tensor always has room for five seats, whatever the player count
+STATUSES = ("waiting", "active", "junior", "eliminated")
+
+
+def tensor_size(t: Tables) -> int:
+    per_province = (SEATS + 1) * 2 + 1 + len(t.c.marker_kinds) + 1
+    kinds = len(t.c.yang_kinds)
+    return (
+        t.P * per_province
+        + SEATS * (len(STATUSES) + 5)
+        + kinds  # own cards
+        + kinds
+        + 1  # own fresh yang card
+        + len(PHASES)
+        + SEATS
+        + 2  # who decides: chance, over, a seat
+        + SEATS
+        + 1  # observer
+        + 1  # turn
+        + 2 * (t.P + 1)
+        + 1  # battle
+        + 2 * (t.P + 1)  # yang and yin assignments
+        + len(t.c.yin_kinds)
+        + 1  # yin card shown
+        + len(t.c.yin_kinds)
+        + 1
+        + kinds  # yin deck, yang deck size, yang cards out
+        + t.P
+        + 2  # growth due: none, base, marker's province
+    )
+
+
+def tensor(s: EmperorState, seat: int | None) -> list[float]:
+    """A fixed-length encoding of `observation(seat)`: one-hots and scaled counts.
+
+    Only what `seat` may see goes in: its own cards and fresh yang card, nothing of others'.
+    """
+    t = s.t
+    c = t.c
+    v: list[float] = []
+
+    def onehot(i: int, size: int) -> None:
+        row = [0.0] * size
+        if 0 <= i < size:
+            row[i] = 1.0
+        v.extend(row)
+
+    infl = rules.influence(s)
+    for p in range(t.P):
+        onehot(s.owner[p] + 1, SEATS + 1)
+        v.append(s.units[p] / t.cap)
+        v.extend(m / 4 for m in s.markers[p])
+        onehot(infl[p] + 1, SEATS + 1)
+        v.append(float(s.moved[p] > 0) if s.moved else 0.0)
+    scores = rules.seat_scores(s)
+    for x in range(SEATS):
+        if x >= s.game.players:
+            v.extend([0.0] * (len(STATUSES) + 5))
+            continue
+        onehot(STATUSES.index(_status(s, x)), len(STATUSES))
+        r = s.senior[x]
+        v.append(rules.realm_units(s, x) / 30 if r == x else 0.0)
+        v.append(sum(s.hands[x]) / 10)
+        v.append(scores[x] / 100)
+        v.append(rules.control(s, x) / t.P if r == x else 0.0)
+        v.append(float(s.claims[x]))
+    kinds = len(c.yang_kinds)
+    if seat is None:
+        v.extend([0.0] * kinds)
+    else:
+        v.extend(n / 4 for n in s.hands[seat])
+    own_fresh = seat is not None and seat == s.player and s.fresh >= 0
+    onehot(s.fresh if own_fresh else (kinds if s.fresh >= 0 else -1), kinds + 1)
+    onehot(PHASES.index(s.phase), len(PHASES))
+    cp = s.current_player()
+    onehot(SEATS if cp == CHANCE else SEATS + 1 if cp == TERMINAL else cp, SEATS + 2)
+    onehot(SEATS if seat is None else seat, SEATS + 1)
+    v.append(s.turn / c.turns)
+    b = s.battle
+    onehot(b[0] if b else t.P, t.P + 1)
+    onehot(b[1] if b else t.P, t.P + 1)
+    v.append(float(b[2]) if b else 0.0)
+    onehot(s.yang_at if s.yang_at >= 0 else t.P, t.P + 1)
+    onehot(s.yin_at if s.yin_at >= 0 else t.P, t.P + 1)
+    onehot(s.yin_card if s.yin_card >= 0 else len(c.yin_kinds), len(c.yin_kinds) + 1)
+    v.extend(n / 6 for n in s.yin_deck)
+    v.append(sum(s.yang_deck) / 32)
+    v.extend(n / 4 for n in s.yang_out)
+    head = s.growth[0] if s.growth else -2
+    onehot(head + 2, t.P + 2)
+    return v
 
 
 def resample(s: EmperorState, seat: int, rng: random.Random) -> State:
