@@ -55,8 +55,8 @@ class ISMCTSBot(Bot):
     OPTIONS: ClassVar[Mapping[str, Any]] = {
         "simulations": None,
         "time_limit": None,
-        "exploration": 1.0,
-        "rollout_depth": 8,
+        "exploration": 0.7,
+        "rollout_depth": 4,
     }
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
