@@ -69,6 +69,17 @@ class SilkroadGame(Game):
         self.simple: tuple[bool, ...] = tuple(
             sure and len(c.alts) == 1 for sure, c in zip(self.sure, self.data.cards)
         )
+        # Shared action values, so the hot paths build no new ones.
+        kinds = range(len(self.data.cards))
+        ms = range(self.merchants)
+        self.draws: tuple[Draw, ...] = tuple(Draw(k) for k in kinds)
+        self.draw_bazaar = Draw(-1)
+        self.plays: tuple[tuple[Play, ...], ...] = tuple(
+            tuple(Play(k, m) for m in ms) for k in kinds
+        )
+        self.gives: tuple[tuple[Give, ...], ...] = tuple(
+            tuple(Give(k, m) for m in ms) for k in kinds
+        )
         self.effect_cache: dict[tuple[tuple[int, ...], int, int], bool] = {}
 
     def seat_name(self, seat: int) -> str:

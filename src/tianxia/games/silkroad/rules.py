@@ -267,15 +267,17 @@ def turn_actions(g: SilkroadGame, s: SilkroadState) -> list[Action]:
     plays: list[Action] = []
     if len(s.displays[seat]) < DISPLAY:
         for k in hand:
+            row = g.plays[k]
             for m in g.merchants_of[seat]:
                 if has_effect(g, pos, k, m):
-                    plays.append(Play(k, m))
+                    plays.append(row[m])
     gives: list[Action] = []
     tg = targets(g, s.rose, seat)
     for k in display:
+        give_row = g.gives[k]
         for t in tg:
             if has_effect(g, pos, k, t):
-                gives.append(Give(k, t))
+                gives.append(give_row[t])
     out = plays + gives
     if not out:
         if len(s.displays[seat]) < DISPLAY:
@@ -309,12 +311,16 @@ def legal_actions(s: SilkroadState) -> list[Action]:
 
 
 def chance_outcomes(s: SilkroadState) -> list[tuple[Action, float]]:
+    g = s.game
     bazaars = s.deck_bazaars if s.phase == DRAW else 0
     total = sum(s.deck) + bazaars
     out: list[tuple[Action, float]] = []
     if bazaars:
-        out.append((Draw(-1), bazaars / total))
-    out.extend((Draw(k), n / total) for k, n in enumerate(s.deck) if n)
+        out.append((g.draw_bazaar, bazaars / total))
+    draws = g.draws
+    for k, n in enumerate(s.deck):
+        if n:
+            out.append((draws[k], n / total))
     return out
 
 

@@ -51,7 +51,7 @@ class SilkroadState(State):
     `phase` with `card`, `mode` (A or B), `subject`, `numeral`, `group`, `part`, `remaining`.
     """
 
-    __slots__ = FIELDS
+    __slots__ = (*FIELDS, "_outcomes")
     game: SilkroadGame
 
     pos: tuple[int, ...]
@@ -81,6 +81,7 @@ class SilkroadState(State):
 
     def __init__(self, game: SilkroadGame, **fields: Any) -> None:
         super().__init__(game)
+        self._outcomes: list[tuple[Action, float]] | None = None
         for name in FIELDS:
             object.__setattr__(self, name, fields[name])
 
@@ -90,6 +91,7 @@ class SilkroadState(State):
         s = object.__new__(cls)
         s.game = game
         s._legal = None
+        s._outcomes = None
         s.pos = tuple(w.pos)
         s.silver = tuple(w.silver)
         s.hands = tuple(w.hands)
@@ -159,7 +161,9 @@ class SilkroadState(State):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase not in CHANCE_PHASES:
             return super().chance_outcomes()
-        return rules.chance_outcomes(self)
+        if self._outcomes is None:
+            self._outcomes = rules.chance_outcomes(self)
+        return list(self._outcomes)
 
     def _apply(self, action: Action) -> SilkroadState:
         return SilkroadState.from_work(self.game, rules.apply(self, action))
