@@ -170,3 +170,15 @@ def test_explanations_name_the_action_or_the_rule() -> None:
     assert s.explain("bid 100").startswith("illegal: MA-4.1")
     assert s.explain("keep").startswith("illegal: MA-3.1")
     assert s.explain("die 3").startswith("illegal: MA-0.1")
+
+
+def test_the_observation_tensor_has_a_fixed_length_and_hides_others_money() -> None:
+    for players in (2, 5):
+        for steps in (0, 30, 200):
+            s = random_state(players + steps, steps, players=players)
+            vec = s.observation_tensor(0)
+            assert len(vec) == s.game.observation_tensor_size()
+            assert len(s.observation_tensor(None)) == len(vec)
+            assert all(0.0 <= x <= 1.0 for x in vec[:-8])
+            richer = with_money(s, (s.money[0],) + (9900,) * (players - 1))
+            assert richer.observation_tensor(0) == vec

@@ -12,6 +12,7 @@ from typing import Any
 
 from tianxia.core import JSON, ActionCodec, Game, OptionSpec, register_game
 from tianxia.games.mandarin import rules
+from tianxia.games.mandarin import view as view
 from tianxia.games.mandarin.actions import (
     BID_CAP,
     BID_STEP,
@@ -94,6 +95,9 @@ class Mandarin(Game):
             "bid_cap": BID_CAP,
             "most_rolls_per_turn": self.players if self.repeat_passing else 2,
         }
+
+    def observation_tensor_size(self) -> int:
+        return view.tensor_size(self.players)
 
     def new_initial_state(self) -> MandarinState:
         return MandarinState(self)

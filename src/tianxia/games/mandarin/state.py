@@ -174,6 +174,9 @@ class MandarinState(State):
     def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
         return view.resample(self, seat, rng)
 
+    def observation_tensor(self, seat: int | None) -> list[float]:
+        return view.observation_tensor(self, seat)
+
     def heuristic(self, seat: int) -> float:
         return view.heuristic(self, seat)
 

@@ -113,3 +113,71 @@ def heuristic(s: MandarinState, seat: int) -> float:
     else:
         score = 2.0 * (progress - 0.5) + 0.5 * t["sectors"] + 0.25 * t["wealth_lead"]
     return math.tanh(score)
+
+
+def tensor_size(players: int) -> int:
+    """Length of `observation_tensor` for `players` seats (the layout is documented there)."""
+    n = players
+    return (
+        len(rules.PHASE_NAMES)
+        + (n + 2)  # to move: seats, chance, terminal
+        + 2 * n  # turn of, viewer
+        + rules.SQUARES * n  # positions
+        + 72 * (n + 2)  # where each tile is: a collection, the dispenser, the lot
+        + ANIMAL_COUNT * n  # sector holders
+        + 6  # last roll
+        + 7 * n  # bidder, out, overbid, seller, passed, debtor, receiver
+        + n  # winners
+        + 8  # scalars
+    )
+
+
+def observation_tensor(s: MandarinState, seat: int | None) -> list[float]:
+    """A fixed-length encoding of `observation(seat)`: one-hot blocks, then scalars
+    (holes, dispenser, own money, high bid, rolls, turns, money variant, game over)."""
+    n = s.game.players
+    vec: list[float] = []
+
+    def one_hot(size: int, index: int) -> None:
+        block = [0.0] * size
+        if 0 <= index < size:
+            block[index] = 1.0
+        vec.extend(block)
+
+    def mask(bits: int) -> None:
+        vec.extend(float((bits >> i) & 1) for i in range(n))
+
+    one_hot(len(rules.PHASE_NAMES), s.phase)
+    player = s.current_player()
+    one_hot(n + 2, player if player >= 0 else n + (0 if player == -1 else 1))
+    one_hot(n, s.seat)
+    one_hot(n, -1 if seat is None else seat)
+    for p in s.pos:
+        one_hot(rules.SQUARES, p)
+    for o in s.owner:
+        one_hot(n + 2, o if o >= 0 else n - 1 - o)
+    for a in range(ANIMAL_COUNT):
+        one_hot(n, rules.holder(s, a))
+    one_hot(6, s.last_roll - 1)
+    one_hot(n, s.bidder)
+    mask(s.out)
+    mask(s.banned)
+    one_hot(n, s.seller)
+    mask(sum(1 << i for i in s.passed))
+    one_hot(n, s.debtor)
+    one_hot(n, s.receiver)
+    mask(sum(1 << i for i in s.winners))
+    own = s.money[seat] if seat is not None else 0
+    vec.extend(
+        (
+            s.holes / 72,
+            rules.dispenser_count(s) / 72,
+            own / 10000,
+            s.high / 20000,
+            s.rolls / 6,
+            s.turns / s.game.turn_cap,
+            float(s.game.money_variant),
+            float(s.phase == rules.OVER),
+        )
+    )
+    return vec
