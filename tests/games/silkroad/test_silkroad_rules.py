@@ -423,3 +423,20 @@ def test_silver_never_drops_below_zero() -> None:
 def test_winners_share_and_returns_sum_to_zero() -> None:
     s = position(G4, [5, 3, 3, 0], phase=END, silver=(30, 30, 5, 1))
     assert s.returns() == pytest.approx([0.5, 0.5, -0.5, -0.5])
+
+
+def test_common_mistakes_name_their_rule() -> None:
+    c3 = c("caravan-3")
+    s = position(G4, [5, 3, 3, 0], hands=[[c3], [], [], []], bazaar_cards=(0, 1, 1, 1))
+    refused(s, CallBazaar(), "SR-6.1")  # no bazaar card left
+    refused(s, Lay(c3), "SR-5.3")  # a live card cannot be laid dead
+    refused(s, Drop(c3), "SR-5.3")  # not lying before you
+    refused(s, Carry(1, ()), "SR-4.2")  # nothing to carry out
+    refused(s, Pick(1), "SR-5.5")
+    refused(s, Miles(0, 1), "SR-8.3")
+    refused(s, Draw(c3), "SR-3.3")
+    gc = c("great-caravan")
+    carrying = st(position(G4, [10, 11, 13, 10], hands=[[gc], [], [], []]).apply(Play(gc, 0)))
+    refused(carrying, Play(c3, 0), "SR-4.2")  # the card must be carried out first
+    refused(carrying, Carry(2, (0,)), "SR-5.4")  # the carrier is no companion of himself
+    assert "legal: carries out alternative III" in carrying.explain(Carry(3, (1, 3)))

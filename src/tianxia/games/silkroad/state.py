@@ -240,7 +240,12 @@ class SilkroadState(State):
     def heuristic_terms(self, seat: int) -> dict[str, float]:
         g = self.game
         if not self.pos or len(self.pos) < g.merchants:
-            return {"silver": float(self.silver[seat]), "progress": 0.0, "penalty": 0.0}
+            return {
+                "silver": float(self.silver[seat]),
+                "progress": 0.0,
+                "penalty": 0.0,
+                "bazaars": 6.0 * self.bazaar_cards[seat],
+            }
         own = [self.pos[m] for m in g.merchants_of[seat]]
         return {
             "silver": float(self.silver[seat]),
