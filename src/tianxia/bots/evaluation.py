@@ -32,10 +32,18 @@ def value_for(state: State, seat: int) -> float:
 
 
 def values(state: State) -> list[float]:
-    """`value_for` every seat."""
+    """`value_for` every seat.
+
+    In a two-seat zero-sum game one seat's estimate is the other's negated, so the
+    evaluation hook is asked once (it is most of a search's cost).
+    """
+    game = state.game
     if state.is_terminal():
-        return [_rescale(state.game, r) for r in state.returns()]
-    return [_clamp(state.heuristic(s)) for s in range(state.game.players)]
+        return [_rescale(game, r) for r in state.returns()]
+    if game.players == 2 and game.info.utility == "zero_sum":
+        first = _clamp(state.heuristic(0))
+        return [first, -first]
+    return [_clamp(state.heuristic(s)) for s in range(game.players)]
 
 
 def mean_terms(states: Iterable[State], seat: int) -> dict[str, float]:
