@@ -246,6 +246,18 @@ def chance_outcomes(s: S) -> list[tuple[Action, float]]:
     return [(acts[k], n / total) for k, n in enumerate(deck) if n]
 
 
+def _region_holds(nbrs: tuple[tuple[int, ...], ...], free: list[bool], p: int, k: int) -> bool:
+    """Whether the region of `free` provinces around p holds at least k provinces."""
+    seen = {p}
+    stack = [p]
+    while stack and len(seen) < k:
+        for q in nbrs[stack.pop()]:
+            if free[q] and q not in seen:
+                seen.add(q)
+                stack.append(q)
+    return len(seen) >= k
+
+
 def start_options(s: S) -> list[int]:
     """Empty provinces the first-turn placement may take next (EM-4.1).
 
@@ -260,29 +272,13 @@ def start_options(s: S) -> list[int]:
     free = [o == -1 for o in owner]
     for p in s.chosen:
         free[p] = True
-    size = [0] * t.P
-    seen = [False] * t.P
-    for p0 in range(t.P):
-        if not free[p0] or seen[p0]:
-            continue
-        region = [p0]
-        seen[p0] = True
-        i = 0
-        while i < len(region):
-            for q in t.nbrs[region[i]]:
-                if free[q] and not seen[q]:
-                    seen[q] = True
-                    region.append(q)
-            i += 1
-        for q in region:
-            size[q] = len(region)
     if s.chosen:
         chosen = s.chosen
         cand = sorted({q for p in chosen for q in t.nbrs[p] if owner[q] == -1 and q not in chosen})
-        full = cand if size[chosen[0]] >= k else []
+        full = cand if _region_holds(t.nbrs, free, chosen[0], k) else []
     else:
         cand = [p for p in range(t.P) if owner[p] == -1]
-        full = [p for p in cand if size[p] >= k]
+        full = [p for p in cand if _region_holds(t.nbrs, free, p, k)]
     # where no full group fits any more, the player takes what still fits
     return full or cand
 

@@ -105,10 +105,13 @@ class EmperorState(State):
     fresh: int
     log: tuple[str, ...]
     _cache: dict[str, Any] | None
+    t: Tables
 
     def __init__(self, game: EmperorGame) -> None:
         super().__init__(game)
         self._cache = None
+        # the variant's tables, kept at hand: read on almost every line of the rules
+        self.t = game.tables
 
     # --- construction ---------------------------------------------------------
     @classmethod
@@ -151,10 +154,6 @@ class EmperorState(State):
         s._legal = None
         s._cache = None
         return s
-
-    @property
-    def t(self) -> Tables:
-        return self.game.tables
 
     # --- engine hooks ----------------------------------------------------------
     def current_player(self) -> int:
