@@ -87,7 +87,7 @@ def test_a_later_tile_face_down_sends_every_drawn_tile_to_auction() -> None:
     assert "keep" not in options(s)
     with pytest.raises(IllegalActionError) as err:
         s.apply("keep")
-    assert err.value.rule == "MA-3.1"
+    assert err.value.rule == "MA-3.3"
 
 
 def test_the_face_down_tile_has_no_picture_until_it_is_turned() -> None:

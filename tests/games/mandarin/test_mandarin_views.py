@@ -182,3 +182,23 @@ def test_the_observation_tensor_has_a_fixed_length_and_hides_others_money() -> N
             assert all(0.0 <= x <= 1.0 for x in vec[:-8])
             richer = with_money(s, (s.money[0],) + (9900,) * (players - 1))
             assert richer.observation_tensor(0) == vec
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"pos": [36, 0, 0]},
+        {"sign": [12, 0, 0]},
+        {"owner": [3] + [-1] * 71},
+        {"money": [-100, 0, 0]},
+        {"actor": 7},
+        {"lot": [5]},
+        {"firsts": [[0, 0]] + [[]] * 11},
+    ],
+)
+def test_json_with_impossible_values_is_refused(change: dict[str, object]) -> None:
+    s = random_state(4, 10)
+    data = s.to_json()
+    data.update(change)
+    with pytest.raises(ValueError, match="out of range"):
+        s.game.state_from_json(data)

@@ -142,8 +142,7 @@ class Mandarin(Game):
                     raise ValueError(f"mandarin state: {key} must hold whole numbers")
             elif not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"mandarin state: {key} must be a whole number")
-        if not 0 <= fields["phase"] <= rules.OVER:
-            raise ValueError("mandarin state: unknown phase")
+        _check_ranges(fields, n)
         return MandarinState(self, **fields)
 
 
@@ -153,3 +152,27 @@ def _tupled(key: str, value: Any) -> Any:
     if isinstance(value, list):
         return tuple(value)
     return value
+
+
+def _check_ranges(f: dict[str, Any], n: int) -> None:
+    """Refuse values no game can reach, naming the field."""
+    seats = range(n)
+
+    def need(ok: bool, key: str) -> None:
+        if not ok:
+            raise ValueError(f"mandarin state: {key} is out of range")
+
+    need(0 <= f["phase"] <= rules.OVER, "phase")
+    need(all(-1 <= a < ANIMAL_COUNT for a in f["sign"]), "sign")
+    need(all(-1 <= p < rules.SQUARES for p in f["pos"]), "pos")
+    need(all(m >= 0 for m in f["money"]), "money")
+    need(all(rules.LOT <= o < n for o in f["owner"]), "owner")
+    need(all(len(c) == len(set(c)) and set(c) <= set(seats) for c in f["firsts"]), "firsts")
+    need(set(f["passed"]) <= set(seats) and set(f["winners"]) <= set(seats), "passed/winners")
+    need(all(0 <= t < TILE_COUNT and f["owner"][t] == rules.LOT for t in f["lot"]), "lot")
+    need(f["seat"] in seats and f["actor"] in seats, "seat/actor")
+    for key in ("receiver", "seller", "bidder", "debtor"):
+        need(-1 <= f[key] < n, key)
+    for key in ("turns", "rolls", "holes", "high", "out", "banned", "last_roll"):
+        need(f[key] >= 0, key)
+    need(f["last_roll"] <= 6 and f["holes"] <= TILE_COUNT, "last_roll/holes")

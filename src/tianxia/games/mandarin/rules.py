@@ -494,6 +494,8 @@ def why_illegal(s: MandarinState, a: Action) -> tuple[str, str]:
             f"a tile is taken only after passing a mandarin or from a bankrupt; now {pending(s)}",
         )
     if isinstance(a, Keep | Draw | Offer):
+        if phase == AUCTION:
+            return ("MA-3.3", "a face-down tile sent this turn's tiles to auction; bid or pass")
         if phase != CHOOSE:
             return ("MA-3.1", f"there is no drawn tile to decide on; now {pending(s)}")
         if isinstance(a, Draw):
@@ -510,6 +512,8 @@ def why_illegal(s: MandarinState, a: Action) -> tuple[str, str]:
         if phase != AUCTION:
             return ("MA-4.1", f"no auction is under way; now {pending(s)}")
         if isinstance(a, Bid):
+            if a.amount < BID_STEP or a.amount % BID_STEP:
+                return ("MA-4.2", f"bids are whole hundreds of at least {BID_STEP} yuan")
             if a.amount <= s.high:
                 return ("MA-4.2", f"a bid must be higher than the standing {s.high} yuan")
             return ("MA-4.2", f"bids go up to {BID_CAP} yuan in steps of {BID_STEP}")
