@@ -152,3 +152,19 @@ def test_observation_tensor_has_a_fixed_length_and_hides_other_hands() -> None:
     assert len(a.observation_tensor(0)) == size == len(played(G3, 1, 80).observation_tensor(None))
     assert a.observation_tensor(0) == b.observation_tensor(0)
     assert a.observation_tensor(1) != b.observation_tensor(1)
+
+
+def test_a_broken_saved_state_is_refused_with_a_clear_error() -> None:
+    good = position(G4, [5, 3, 3, 0]).to_json()
+    for broken, words in (
+        ({k: v for k, v in good.items() if k != "pos"}, "lacks pos"),
+        ({**good, "hands": [[], []]}, "4 players"),
+        ({**good, "deck": [1, 2]}, "card counts"),
+        ({**good, "phase": "siesta"}, "unknown phase"),
+    ):
+        try:
+            G4.state_from_json(broken)
+        except ValueError as e:
+            assert words in str(e)
+        else:
+            raise AssertionError(f"{words}: accepted")

@@ -22,7 +22,7 @@ from tianxia.games.silkroad.actions import (
     Wait,
 )
 from tianxia.games.silkroad.data import MAX_FORWARD, SilkroadData, load_data
-from tianxia.games.silkroad.rules import DEAL, HAND, MAX_RESHUFFLES
+from tianxia.games.silkroad.rules import DEAL, HAND, MAX_RESHUFFLES, PHASES
 from tianxia.games.silkroad.state import FIELDS, SilkroadState
 
 
@@ -162,10 +162,23 @@ class SilkroadGame(Game):
         )
 
     def state_from_json(self, data: JSON) -> SilkroadState:
+        if not isinstance(data, dict):
+            raise ValueError("a silkroad state is a JSON object")
+        missing = [name for name in FIELDS if name not in data]
+        if missing:
+            raise ValueError(f"the silkroad state lacks {', '.join(missing)}")
         fields: dict[str, Any] = {}
         for name in FIELDS:
             v = data[name]
             if isinstance(v, list):
                 v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
             fields[name] = v
+        n, k = self.players, len(self.data.cards)
+        seats = ("silver", "hands", "displays", "bazaar_cards", "last_call")
+        if any(len(fields[f]) != n for f in seats):
+            raise ValueError(f"the silkroad state is not for {n} players")
+        if len(fields["deck"]) != k or len(fields["discard"]) != k:
+            raise ValueError(f"the silkroad state's pile and discard need {k} card counts")
+        if fields["phase"] not in PHASES or len(fields["pos"]) > self.merchants:
+            raise ValueError("the silkroad state has an unknown phase or too many merchants")
         return SilkroadState(self, **fields)

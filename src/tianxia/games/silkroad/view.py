@@ -22,7 +22,18 @@ from tianxia.games.silkroad.actions import (
     Wait,
     card_name,
 )
-from tianxia.games.silkroad.rules import CARRY, DEAL, DISPLAY, DRAW, END, MILES, PICK, PLACE, TURN
+from tianxia.games.silkroad.rules import (
+    CARRY,
+    DEAL,
+    DISPLAY,
+    DRAW,
+    END,
+    MILES,
+    PHASES,
+    PICK,
+    PLACE,
+    TURN,
+)
 
 if TYPE_CHECKING:
     from tianxia.games.silkroad.state import SilkroadState
@@ -284,7 +295,6 @@ def _why_carry(s: SilkroadState, a: Carry) -> tuple[str, str]:
 
 
 MAX_SEATS = 7
-PHASES = ("deal", "place", "turn", "carry", "pick", "draw", "miles", "end")
 
 
 def tensor_size(kinds: int) -> int:
