@@ -17,16 +17,20 @@ from tianxia.core import CHANCE, IllegalActionError, Match  # noqa: E402
 from tianxia.core.registry import game_class  # noqa: E402
 
 
-def variants() -> list[Any]:
+def variants(largest_slow: bool = False) -> list[Any]:
     out = []
     for name in tianxia.list_games():
         cls = game_class(name)
         for players in sorted({cls.MIN_PLAYERS, cls.MAX_PLAYERS}):
-            out.append(pytest.param(name, players, id=f"{name}-{players}p"))
+            slow = largest_slow and players == cls.MAX_PLAYERS != cls.MIN_PLAYERS
+            marks = [pytest.mark.slow] if slow else []
+            out.append(pytest.param(name, players, id=f"{name}-{players}p", marks=marks))
     return out
 
 
 VARIANTS = variants()
+# OpenSpiel's own random simulation checks every tensor of every seat at every step.
+VARIANTS_SMALLEST_FAST = variants(largest_slow=True)
 NAMES = [pytest.param(n, id=n) for n in tianxia.list_games()]
 
 
@@ -111,7 +115,7 @@ def test_engine_logs_replay_step_by_step_through_pyspiel(name: str, players: int
             else:
                 m.play(chooser.choice(m.state.legal_actions()))
         s = game.new_initial_state()
-        for engine_state, a in zip(m.history, m.log):
+        for step, (engine_state, a) in enumerate(zip(m.history, m.log)):
             p = engine_state.current_player()
             assert s.current_player() == p
             assert s.tianxia_state == engine_state
@@ -125,8 +129,10 @@ def test_engine_logs_replay_step_by_step_through_pyspiel(name: str, players: int
                 ids = [engine.action_id(x) for x in engine_state.legal_actions()]
                 assert s.legal_actions() == ids
                 assert s.action_to_string(p, engine.action_id(a)) == str(a)
-                for seat in range(players):
-                    assert s.observation_string(seat) == engine_state.observation_string(seat)
+                if step % 9 == 0:
+                    for seat in range(players):
+                        seen = engine_state.observation_string(seat)
+                        assert s.observation_string(seat) == seen
                 s.apply_action(engine.action_id(a))
         assert s.is_terminal()
         assert s.returns() == m.state.returns()
@@ -144,7 +150,7 @@ def test_random_pyspiel_games_are_engine_games(name: str, players: int) -> None:
         assert s.rewards() == final.returns()
 
 
-@pytest.mark.parametrize(("name", "players"), VARIANTS)
+@pytest.mark.parametrize(("name", "players"), VARIANTS_SMALLEST_FAST)
 def test_pyspiel_random_simulation_checks(name: str, players: int) -> None:
     game = openspiel.load(name, players=players)
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
@@ -184,8 +190,8 @@ def test_strings_tensors_and_resampling(name: str, players: int) -> None:
     s = game.new_initial_state()
     resample_rng = random.Random(3)
     step = 0
-    while not s.is_terminal():
-        if step % 5 == 0:
+    while not s.is_terminal() and step < 300:
+        if step % 7 == 0:
             for seat in range(players):
                 obs = s.observation_tensor(seat)
                 assert len(obs) == engine.observation_tensor_size()

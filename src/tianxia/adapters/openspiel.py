@@ -28,6 +28,7 @@ Mapping, for a variant with ``n = num_distinct_actions``:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -108,6 +109,20 @@ def load(name: str, players: int | None = None, **options: Any) -> SpielGame:
     return game
 
 
+def _engine_game(name: str, players: int | None, options: Mapping[str, Any]) -> Game:
+    """`tianxia.load_game`, shared: variants are immutable, and pyspiel rebuilds games
+    whenever it deserialises a state."""
+    key = (name, players, tuple(sorted((k, repr(v)) for k, v in options.items())))
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = tianxia.load_game(name, players=players, **options)
+    return game
+
+
+_GAMES: dict[tuple[str, int | None, tuple[tuple[str, str], ...]], Game] = {}
+
+
+@functools.cache
 def _parameter_spec(name: str) -> dict[str, Any]:
     """OpenSpiel parameters: `players` and each option, typed when its default is fixed."""
     base = tianxia.load_game(name)
@@ -125,6 +140,7 @@ def _parameter_spec(name: str) -> dict[str, Any]:
     return spec
 
 
+@functools.cache
 def _game_type(name: str) -> pyspiel.GameType:
     info = tianxia.load_game(name).info
     return pyspiel.GameType(
@@ -159,7 +175,7 @@ class SpielGame(pyspiel.Game):
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         players, options = _engine_options(self.TIANXIA_NAME, params or {})
         try:
-            game = tianxia.load_game(self.TIANXIA_NAME, players=players, **options)
+            game = _engine_game(self.TIANXIA_NAME, players, options)
         except ValueError as e:
             raise ValueError(f"{short_name(self.TIANXIA_NAME)}: {e}") from e
         info = game.info
@@ -186,17 +202,24 @@ class SpielGame(pyspiel.Game):
         self.tianxia_game: Game = game
         self.num_actions = game.info.num_distinct_actions
         self.obs_size = game.observation_tensor_size()
+        # pyspiel's clone starts from a new initial state each time; states are immutable,
+        # so one serves them all.
+        self.initial = game.new_initial_state()
 
     def __getattr__(self, name: str) -> Any:
         # pyspiel rebuilds unpickled games without calling __init__: reattach from params.
-        if name in ("tianxia_game", "num_actions", "obs_size"):
+        if name in ("tianxia_game", "num_actions", "obs_size", "initial"):
             players, options = _engine_options(self.TIANXIA_NAME, self.get_parameters())
-            self._attach(tianxia.load_game(self.TIANXIA_NAME, players=players, **options))
+            self._attach(_engine_game(self.TIANXIA_NAME, players, options))
             return getattr(self, name)
         raise AttributeError(name)
 
     def new_initial_state(self) -> SpielState:
-        return SpielState(self, self.tianxia_game.new_initial_state())
+        return SpielState(self, self.initial)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SpielGame:
+        # pyspiel's clone deep-copies each attribute of a state; a game is immutable.
+        return self
 
     def wrap(self, state: State) -> SpielState:
         """An OpenSpiel state at the engine's `state` (with no recall of earlier steps)."""
@@ -221,7 +244,7 @@ class _Trail:
     recall digest at this step; a resampled world presets them.
     """
 
-    __slots__ = ("action", "actor", "digests", "obs", "parent", "state")
+    __slots__ = ("action", "actor", "digests", "obs", "own", "parent", "state")
 
     def __init__(self, parent: _Trail | None, state: State, actor: int, action: int | None) -> None:
         self.parent = parent
@@ -230,6 +253,7 @@ class _Trail:
         self.action = action
         self.digests: dict[int, bytes] = {}
         self.obs: dict[int, str] = {}
+        self.own: dict[int, dict[int, int]] = {}
 
     def observation(self, seat: int) -> str:
         text = self.obs.get(seat)
@@ -259,6 +283,10 @@ class _Trail:
             step.digests[seat] = h.digest()
         return self.digests[seat]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Trail:
+        # Steps never change once taken (only their caches fill in), so clones share them.
+        return self
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as the engine state plus each seat's recall: the steps before are not
         # needed to answer any question about this one.
@@ -266,34 +294,24 @@ class _Trail:
         digests = {seat: self.digest(seat) for seat in range(players)}
         return (_rebuild_trail, (self.state.game.spec(), self.state.to_json(), digests))
 
-    def root(self) -> _Trail:
-        node = self
-        while node.parent is not None:
-            node = node.parent
-        return node
-
-    def path(self) -> list[_Trail]:
-        """The steps from the root (excluded) to this one."""
-        steps = []
+    def own_actions(self, seat: int) -> dict[int, int]:
+        """How many times `seat` took each action (by engine id) up to this step."""
+        pending: list[_Trail] = []
         node: _Trail | None = self
-        while node is not None and node.parent is not None:
-            steps.append(node)
+        while node is not None and seat not in node.own:
+            pending.append(node)
             node = node.parent
-        steps.reverse()
-        return steps
-
-    def own_actions(self, seat: int) -> list[int]:
-        out = []
-        node: _Trail | None = self
-        while node is not None:
-            if node.actor == seat and node.action is not None:
-                out.append(node.action)
-            node = node.parent
-        return out
+        counts: dict[int, int] = {}
+        for step in reversed(pending):
+            counts = dict(step.parent.own[seat]) if step.parent is not None else {}
+            if step.actor == seat and step.action is not None:
+                counts[step.action] = counts.get(step.action, 0) + 1
+            step.own[seat] = counts
+        return self.own[seat]
 
 
 def _rebuild_trail(spec: Mapping[str, Any], data: Any, digests: dict[int, bytes]) -> _Trail:
-    game = tianxia.load_game(spec["game"], players=spec["players"], **spec["options"])
+    game = _engine_game(spec["game"], spec["players"], spec["options"])
     trail = _Trail(None, game.state_from_json(data), CHANCE, None)
     trail.digests.update(digests)
     return trail
@@ -306,7 +324,6 @@ class SpielState(pyspiel.State):
         super().__init__(game)
         self._game = game
         self._trail = trail if trail is not None else _Trail(None, state, CHANCE, None)
-        self._replaying: _Trail | None = None
 
     @property
     def tianxia_state(self) -> State:
@@ -345,9 +362,6 @@ class SpielState(pyspiel.State):
         return int(action)
 
     def _apply_action(self, action: int) -> None:
-        if self._replaying is not None:
-            self._trail = self._replaying
-            return
         actor = self.tianxia_state.current_player()
         i = self.engine_id(action)
         try:
@@ -386,6 +400,7 @@ class SpielState(pyspiel.State):
         world = self.tianxia_state.resample_from_infostate(seat, rng)
         trail = _Trail(None, world, CHANCE, None)
         trail.digests[seat] = self._trail.digest(seat)
+        trail.own[seat] = self._trail.own_actions(seat)
         for other in range(players):
             if other != seat:
                 h = hashlib.blake2b(b"resampled", digest_size=16)
@@ -394,21 +409,8 @@ class SpielState(pyspiel.State):
         return SpielState(self._game, world, trail)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
-        # pyspiel clones python states with `copy.deepcopy`. The engine state is immutable
-        # and the trail only grows at its tip, so a clone shares both; pyspiel's own action
-        # history is rebuilt by stepping along the trail without touching the engine again.
-        twin = SpielState(self._game, self._trail.root().state, self._trail.root())
-        n = self._game.num_actions
-        for node in self._trail.path():
-            assert node.action is not None
-            spiel_action = node.action - n if node.actor == CHANCE else node.action
-            twin._replaying = node
-            pyspiel.State.apply_action(twin, spiel_action)
-        twin._replaying = None
-        return twin
-
-    def clone(self) -> SpielState:
-        return self.__deepcopy__({})
+        clone: SpielState = self.clone()
+        return clone
 
     def __str__(self) -> str:
         return str(self.tianxia_state)
@@ -446,8 +448,8 @@ class Observer:
         if self.perfect_recall:
             counts = self.dict["own_actions"]
             counts.fill(0)
-            for a in state.trail().own_actions(player):
-                counts[a] += 1
+            for a, k in state.trail().own_actions(player).items():
+                counts[a] = k
 
     def string_from(self, state: SpielState, player: int) -> str:
         text = state.tianxia_state.observation_string(self._seat(player))
