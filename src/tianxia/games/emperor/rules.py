@@ -505,6 +505,7 @@ def resolve_cards(s: S) -> None:
                 s.fresh = -1
             s.hands = _set_hand(s.hands, me, tuple(hand))
             s.yang_out = tuple(out)
+            _add_log(s, f"P{me} loses every attack card")
         elif c.yin_loss[k] > 0 and s.owner[s.yin_at] >= 0:
             if s.t.defence_for[k] >= 0:
                 s.phase = SHIELD
