@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -147,3 +148,32 @@ def test_observation_tensor_has_a_fixed_length_and_hides_others_cards() -> None:
     assert a.observation_tensor(0) == b.observation_tensor(0)
     assert a.observation_tensor(None) == b.observation_tensor(None)
     assert a.observation_tensor(1) != b.observation_tensor(1)
+
+
+def test_every_refusal_names_a_rule_of_the_rules_document() -> None:
+    from pathlib import Path
+
+    from tianxia.core import CHANCE
+    from tianxia.core.match import sample_chance
+
+    doc = (Path(__file__).parents[3] / "docs" / "rules" / "emperor.md").read_text()
+    rng = random.Random(11)
+    seen: set[str] = set()
+    s = G3.new_initial_state()
+    steps = 0
+    while not s.is_terminal() and steps < 400:
+        if s.current_player() == CHANCE:
+            s = s.apply(sample_chance(s, rng))
+        else:
+            legal = set(s.legal_actions())
+            for a in rng.sample(G3.codec.actions, 40):
+                if a not in legal:
+                    with pytest.raises(IllegalActionError) as e:
+                        s.apply(a)
+                    seen.add(e.value.rule)
+                    assert e.value.reason.strip()
+            s = s.apply(rng.choice(sorted(legal, key=G3.action_id)))
+        steps += 1
+    assert len(seen) >= 5
+    for rule in seen:
+        assert re.search(rf"\*\*{re.escape(rule)}[ .*]", doc), rule
