@@ -113,7 +113,16 @@ def test_state_json_round_trip_after_a_random_game_prefix() -> None:
 
 def test_bad_state_json_is_refused() -> None:
     good = position(G3, HOLD).to_json()
-    for key, bad in (("owner", [0, 1]), ("phase", "lunch"), ("turn", "x"), ("hands", [[0]])):
+    bad_values = (
+        ("owner", [0, 1]),
+        ("phase", "lunch"),
+        ("turn", "x"),
+        ("hands", [[0]]),
+        ("attacked", [[1]]),
+        ("battle", 5),
+        ("markers", None),
+    )
+    for key, bad in bad_values:
         with pytest.raises(ValueError):
             G3.state_from_json({**good, key: bad})
     with pytest.raises(ValueError):

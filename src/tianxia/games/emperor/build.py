@@ -38,6 +38,14 @@ def position(
     """
     t = game.tables
     c = t.c
+    known = set(t.yang_index) | set(t.marker_index)
+    for cards in [*(hands or {}).values(), *(markers or {}).values()]:
+        for kind in cards:
+            if kind not in known:
+                raise ValueError(f"no card or marker kind {kind!r}")
+    for pid in markers or {}:
+        if pid not in t.index:
+            raise ValueError(f"no province {pid!r}")
     s = EmperorState.initial(game)
     owner = [-1] * t.P
     units = [0] * t.P

@@ -212,6 +212,13 @@ class EmperorState(State):
     @classmethod
     def from_json(cls, game: EmperorGame, data: JSON) -> EmperorState:
         """Inverse of `to_json`; a ValueError names the first field that does not fit."""
+        try:
+            return cls._from_json(game, data)
+        except (TypeError, IndexError, KeyError, AttributeError) as e:
+            raise ValueError(f"malformed emperor state: {e!r}") from e
+
+    @classmethod
+    def _from_json(cls, game: EmperorGame, data: JSON) -> EmperorState:
         if not isinstance(data, dict):
             raise ValueError("an emperor state must be a JSON object")
         missing = [f for f in FIELDS if f not in data]
