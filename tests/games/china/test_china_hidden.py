@@ -148,3 +148,29 @@ def test_observation_tensor_has_the_declared_length_and_hides_hands() -> None:
     game = tianxia.load_game("china", players=5, fortifications=True)
     s = game.new_initial_state()
     assert len(s.observation_tensor(2)) == game.observation_tensor_size()
+
+
+def test_resample_after_the_reshuffle_keeps_the_deck_inside_the_reshuffled_pile() -> None:
+    game = g4()
+    s = position(
+        game,
+        houses={"Wei.1": 1},
+        hands=[{"red": 3}, {"violet": 3}, {"violet": 3}, {"yellow": 3}],
+        display={"green": 4},
+        discards={"violet": 3, "yellow": 7, "orange": 8, "red": 9, "green": 7},
+        deck={"orange": 2},
+        exhaustions=1,
+    )
+    assert s.observation(1)["reshuffled_deck"]["orange"] == 2
+    for seed in range(10):
+        r = s.resample_from_infostate(1, random.Random(seed))
+        assert isinstance(r, ChinaState)
+        assert r.deck == (0, 0, 2, 0, 0)
+        assert r.observation(1) == s.observation(1)
+    # forced play: seat 0 draws one of the two orange cards; others still know the pile
+    t = play(s, "exchange red", "draw", "card orange")
+    assert t.drawn[0] == (0, 0, 1, 0, 0) and t.observation(1)["draws_from_reshuffled_deck"][0] == 1
+    for seed in range(10):
+        r = t.resample_from_infostate(1, random.Random(seed))
+        assert isinstance(r, ChinaState)
+        assert r.deck == (0, 0, 1, 0, 0) and r.hands[0][2] >= 1

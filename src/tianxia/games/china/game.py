@@ -145,6 +145,9 @@ class ChinaGame(Game):
         s.phase = DEAL
         s.province, s.pieces, s.cards, s.limit, s.to_take = -1, 0, 0, 2, 0
         s.exhaustions = 0
+        s.fresh = (0,) * 5
+        s.drawn = ((0,) * 5,) * n
+        s.spent = ((0,) * 5,) * n
         s.dealt = 0
         s.log = ()
         s.final = None
@@ -173,6 +176,9 @@ class ChinaGame(Game):
             s.limit = int(data["limit"])
             s.to_take = int(data["to_take"])
             s.exhaustions = int(data["exhaustions"])
+            s.fresh = tuple(int(x) for x in data["fresh"])
+            s.drawn = tuple(tuple(int(x) for x in d) for d in data["drawn"])
+            s.spent = tuple(tuple(int(x) for x in d) for d in data["spent"])
             s.dealt = int(data["dealt"])
             s.log = tuple(str(x) for x in data["log"])
             final = data["final"]
@@ -185,10 +191,24 @@ class ChinaGame(Game):
             or len(s.emissaries) != 9 * n
             or len(s.hands) != n
             or len(s.known) != n
+            or len(s.drawn) != n
+            or len(s.spent) != n
             or len(s.supply) != n
             or len(s.points) != n
             or len(s.scored) != 9
-            or any(len(h) != 5 for h in (*s.hands, *s.known, s.display, s.deck, s.discards))
+            or any(
+                len(h) != 5
+                for h in (
+                    *s.hands,
+                    *s.known,
+                    *s.drawn,
+                    *s.spent,
+                    s.display,
+                    s.deck,
+                    s.discards,
+                    s.fresh,
+                )
+            )
             or any(not -1 <= o < n for o in s.houses)
             or s.phase not in ("deal", "turn", "place", "refill", "draw", "reveal", "over")
         ):

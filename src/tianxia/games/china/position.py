@@ -40,6 +40,7 @@ def position(
     scored: Sequence[str] = (),
     seat: int = 0,
     exhaustions: int = 0,
+    fresh: Mapping[str, int] | None = None,
 ) -> ChinaState:
     """A position at the start of `seat`'s turn.
 
@@ -50,6 +51,8 @@ def position(
         hands, known, display, discards: cards by colour name.
         deck: cards by colour; by default every card of the variant not placed elsewhere.
         scored: provinces already scored (their points must be given in `points`).
+        fresh: after the first exhaustion, the reshuffled deck less the cards laid out
+            from it (default: the deck, as if nothing had been drawn from it yet).
     """
     b = game.board
     n = game.players
@@ -102,6 +105,7 @@ def position(
         phase="turn",
         dealt=3 * n + 4,
         exhaustions=exhaustions,
+        fresh=_counts(fresh) if fresh is not None else (left if exhaustions == 1 else [0] * 5),
     )
     return game.state_from_json(data)
 

@@ -161,6 +161,8 @@ def _spend(t: ChinaState, colour: int, count: int) -> None:
     if known[colour]:
         t.known = _set_row(t.known, me, _set(known, colour, -min(count, known[colour])))
     t.discards = _set(t.discards, colour, count)
+    if t.exhaustions == 1:
+        t.spent = _set_row(t.spent, me, _set(t.spent[me], colour, count))
 
 
 def _after_deck_draw(t: ChinaState) -> None:
@@ -169,6 +171,7 @@ def _after_deck_draw(t: ChinaState) -> None:
         return
     if t.exhaustions == 0 and sum(t.discards) > 0:
         t.deck, t.discards = t.discards, (0, 0, 0, 0, 0)
+        t.fresh = t.deck
         t.exhaustions = 1
         _log(t, "the deck ran out: the discard pile is shuffled into a new deck")
     else:
@@ -198,12 +201,16 @@ def apply(s: ChinaState, a: Action) -> ChinaState:
         if ph == DRAW:
             me = s.seat
             t.hands = _set_row(t.hands, me, _set(t.hands[me], a.colour, 1))
+            if s.exhaustions == 1:
+                t.drawn = _set_row(t.drawn, me, _set(t.drawn[me], a.colour, 1))
             t.to_take = s.to_take - 1
             _log(t, f"seat {me} draws a card from the deck")
             _after_deck_draw(t)
             _refill_step(t)
             return t
         t.display = _set(t.display, a.colour, 1)
+        if s.exhaustions == 1:
+            t.fresh = _set(t.fresh, a.colour, -1)
         _log(t, f"{COLOURS[a.colour]} is laid out on the display")
         _after_deck_draw(t)
         _reveal_or_end(t)

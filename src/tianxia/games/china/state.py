@@ -44,6 +44,9 @@ class ChinaState(State):
             played and piece limit (1 in a province that held no piece at its start).
         to_take: cards still to take in the refill.
         exhaustions: how often the deck has run out (2 ends the game after the round).
+        fresh: the reshuffled deck as it was made (public), less the cards laid out from
+            it since; drawn: cards each seat drew from it into the hand (private);
+            spent: cards each seat played or discarded since the reshuffle (public).
         dealt: cards dealt so far in the set-up.
         log: the last public events, newest last.
         final: per seat (provinces, alliances, road chains) of the final scoring.
@@ -55,10 +58,12 @@ class ChinaState(State):
         "deck",
         "discards",
         "display",
+        "drawn",
         "emissaries",
         "exhaustions",
         "final",
         "forts",
+        "fresh",
         "hands",
         "houses",
         "known",
@@ -71,6 +76,7 @@ class ChinaState(State):
         "province",
         "scored",
         "seat",
+        "spent",
         "supply",
         "to_take",
     )
@@ -96,6 +102,9 @@ class ChinaState(State):
     limit: int
     to_take: int
     exhaustions: int
+    fresh: Counts
+    drawn: tuple[Counts, ...]
+    spent: tuple[Counts, ...]
     dealt: int
     log: tuple[str, ...]
     final: tuple[Counts, ...] | None
@@ -125,6 +134,9 @@ class ChinaState(State):
         s.limit = self.limit
         s.to_take = self.to_take
         s.exhaustions = self.exhaustions
+        s.fresh = self.fresh
+        s.drawn = self.drawn
+        s.spent = self.spent
         s.dealt = self.dealt
         s.log = self.log
         s.final = self.final
@@ -187,6 +199,9 @@ class ChinaState(State):
             "limit": self.limit,
             "to_take": self.to_take,
             "exhaustions": self.exhaustions,
+            "fresh": list(self.fresh),
+            "drawn": [list(d) for d in self.drawn],
+            "spent": [list(d) for d in self.spent],
             "dealt": self.dealt,
             "log": list(self.log),
             "final": None if self.final is None else [list(f) for f in self.final],

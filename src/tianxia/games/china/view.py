@@ -106,6 +106,10 @@ def observation(s: ChinaState, seat: int | None) -> JSON:
         "deck": sum(s.deck),
         "discards": _by_colour(s.discards),
         "exhaustions": s.exhaustions,
+        "reshuffled_deck": _by_colour(s.fresh) if s.exhaustions == 1 else None,
+        "draws_from_reshuffled_deck": [sum(d) for d in s.drawn],
+        "spent_since_reshuffle": [_by_colour(d) for d in s.spent],
+        "my_draws_from_reshuffled_deck": _by_colour(s.drawn[seat]) if seat is not None else None,
         "last_round": s.exhaustions >= 2,
         "supply": [{"houses": h, "emissaries": e, "fortifications": f} for h, e, f in s.supply],
         "scores": list(s.points),
@@ -122,20 +126,30 @@ def observation(s: ChinaState, seat: int | None) -> JSON:
 def resample(s: ChinaState, seat: int, rng: random.Random) -> ChinaState:
     """Redraw the other hands' unknown cards and the deck from what `seat` cannot see.
 
-    The pool is built from public counts and `seat`'s own hand in colour order, so two
-    states `seat` cannot tell apart give the same result for the same `rng`.
+    Everything is built from public counts and `seat`'s own cards in colour order, so two
+    states `seat` cannot tell apart give the same result for the same `rng`. After the
+    first exhaustion the deck is drawn from the reshuffled pile (whose make-up every seat
+    saw), the rest of that pile is shared out as the other seats' draws, and a seat keeps
+    at least the drawn cards it cannot have played since.
     """
     g = s.game
     n = g.players
     total = g.cards.deck_for(n)
+    others = [p for p in range(n) if p != seat]
     unseen = [
         total[c]
         - s.display[c]
         - s.discards[c]
         - s.hands[seat][c]
-        - sum(s.known[p][c] for p in range(n) if p != seat)
+        - sum(s.known[p][c] for p in others)
         for c in range(5)
     ]
+    drawn = list(s.drawn)
+    held: list[list[int]] = [[0] * 5 for _ in range(n)]
+    deck = [0] * 5
+    if s.exhaustions == 1:
+        deck, drawn, held = _split_pile(s, seat, unseen, others, rng)
+        unseen = [unseen[c] - deck[c] - sum(held[p][c] for p in others) for c in range(5)]
     pool = [c for c in range(5) for _ in range(unseen[c])]
     rng.shuffle(pool)
     hands = []
@@ -143,17 +157,60 @@ def resample(s: ChinaState, seat: int, rng: random.Random) -> ChinaState:
         if p == seat:
             hands.append(s.hands[p])
             continue
-        counts = list(s.known[p])
-        for _ in range(sum(s.hands[p]) - sum(s.known[p])):
+        counts = [k + h for k, h in zip(s.known[p], held[p])]
+        for _ in range(sum(s.hands[p]) - sum(counts)):
             counts[pool.pop()] += 1
         hands.append(tuple(counts))
-    deck = [0] * 5
-    for c in pool:
-        deck[c] += 1
+    if s.exhaustions != 1:
+        deck = [0] * 5
+        for c in pool:
+            deck[c] += 1
     t = s.copy()
     t.hands = tuple(hands)
     t.deck = tuple(deck)
+    t.drawn = tuple(drawn)
     return t
+
+
+def _split_pile(
+    s: ChinaState, seat: int, unseen: list[int], others: list[int], rng: random.Random
+) -> tuple[list[int], list[tuple[int, ...]], list[list[int]]]:
+    """The deck, every seat's draws and the drawn cards each must still hold.
+
+    Draws are shared out at random and the share kept if every hand can hold what it
+    must; after a few refusals the hands are freed of that constraint (still consistent
+    with everything `seat` observes).
+    """
+    n = s.game.players
+    pile = [s.fresh[c] - s.drawn[seat][c] for c in range(5)]
+    candidates = [c for c in range(5) for _ in range(min(unseen[c], pile[c]))]
+    size = sum(s.deck)
+    deck = [0] * 5
+    drawn = list(s.drawn)
+    held = [[0] * 5 for _ in range(n)]
+    for attempt in range(40):
+        rng.shuffle(candidates)
+        deck = [0] * 5
+        for c in candidates[:size]:
+            deck[c] += 1
+        gone = [c for c in range(5) for _ in range(pile[c] - deck[c])]
+        rng.shuffle(gone)
+        drawn = list(s.drawn)
+        held = [[0] * 5 for _ in range(n)]
+        for p in others:
+            row = [0] * 5
+            for _ in range(sum(s.drawn[p])):
+                row[gone.pop()] += 1
+            drawn[p] = tuple(row)
+            held[p] = [max(0, row[c] - s.spent[p][c]) for c in range(5)]
+        fits = all(
+            sum(held[p][c] for p in others) <= unseen[c] - deck[c] for c in range(5)
+        ) and all(sum(held[p]) + sum(s.known[p]) <= sum(s.hands[p]) for p in others)
+        if fits:
+            return deck, drawn, held
+        if attempt == 39:
+            break
+    return deck, drawn, [[0] * 5 for _ in range(n)]
 
 
 def heuristic_terms(s: ChinaState, seat: int) -> dict[str, float]:
