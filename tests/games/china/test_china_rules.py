@@ -447,7 +447,7 @@ def test_fortify_needs_a_free_field_and_a_card() -> None:
         hands=[{"red": 1, "green": 2}, {}, {}, {}],
         display={"red": 4},
     )
-    assert rule_of(s, "fortify Wei.1") == "CH-4.1"
+    assert rule_of(s, "fortify Wei.1") == "CH-11.1"
     assert rule_of(s, "fortify Wei.2") == "CH-11.1"
     assert "fortify Wei.3 joker green" in {str(a) for a in s.legal_actions()}
     s = play(s, "fortify Wei.3")
@@ -511,3 +511,32 @@ def test_random_games_conserve_cards_and_pieces(seed: int) -> None:
         else:
             m.play(rng.choice(s.legal_actions()))
     assert m.state.returns() and max(m.state.returns()) > 0
+
+
+def test_every_refusal_names_a_documented_rule() -> None:
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[3] / "docs" / "rules" / "china.md"
+    documented = set(re.findall(r"(CH-\d+(?:\.\d+)?)\b", doc.read_text()))
+    game = tianxia.load_game("china", players=3, fortifications=True)
+    m = Match(game, seed=11)
+    rng = random.Random(11)
+    seen: set[str] = set()
+    step = 0
+    while not m.state.is_terminal():
+        s = m.state
+        if s.is_chance_node():
+            m.resolve_chance()
+            continue
+        if step % 5 == 0:
+            legal = set(s.legal_actions())
+            for a in game.codec.actions:
+                if a not in legal:
+                    with pytest.raises(IllegalActionError) as err:
+                        s.apply(a)
+                    seen.add(err.value.rule)
+        step += 1
+        m.play(rng.choice(s.legal_actions()))
+    assert seen <= documented
+    assert {"CH-3.1", "CH-3.3", "CH-4.1", "CH-4.2", "CH-6.1", "CH-11.1"} <= seen

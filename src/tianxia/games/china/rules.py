@@ -513,6 +513,28 @@ def why_illegal(s: ChinaState, a: Action) -> tuple[str, str]:
         if not s.supply[me][kind]:
             what = ("houses", "emissaries", "fortifications")[kind]
             return ("CH-3.5", f"seat {me} has no {what} left in supply")
+        if isinstance(a, Emissary):
+            limit = emissary_limit(s, p)
+            there = emissaries_in(s, p)
+            if limit == 0:
+                return ("CH-4.2", f"{pname} holds no house yet, so no emissary may go there")
+            if there >= limit:
+                return (
+                    "CH-4.2",
+                    f"the emissary limit in {pname} is {limit} (the most houses of one player) "
+                    f"and {there} emissaries stand there",
+                )
+        if isinstance(a, Fortify):
+            fname = b.field_names[a.field]
+            if s.houses[a.field] >= 0:
+                return (
+                    "CH-11.1",
+                    f"a fortification needs a free house field; {fname} holds a house",
+                )
+            if a.field in s.forts:
+                return ("CH-11.1", f"{fname} already holds a fortification")
+        elif isinstance(a, House) and s.houses[a.field] >= 0:
+            return ("CH-4.1", f"{b.field_names[a.field]} already holds a house")
         colour = b.province_colour[p]
         if a.joker == colour:
             return (
@@ -533,20 +555,6 @@ def why_illegal(s: ChinaState, a: Action) -> tuple[str, str]:
                 "CH-3.4",
                 f"a joker takes two {COLOURS[a.joker]} cards and the hand holds {hand[a.joker]}",
             )
-        if isinstance(a, Emissary):
-            limit = emissary_limit(s, p)
-            there = emissaries_in(s, p)
-            if limit == 0:
-                return ("CH-4.2", f"{pname} holds no house yet, so no emissary may go there")
-            return (
-                "CH-4.2",
-                f"the emissary limit in {pname} is {limit} (the most houses of one player) "
-                f"and {there} emissaries stand there",
-            )
-        if s.houses[a.field] >= 0:
-            return ("CH-4.1", f"{b.field_names[a.field]} already holds a house")
-        if isinstance(a, Fortify):
-            return ("CH-11.1", f"{b.field_names[a.field]} already holds a fortification")
         return ("CH-4.1", f"{a} cannot be placed now")
     if isinstance(a, Done):
         if s.phase == TURN:
