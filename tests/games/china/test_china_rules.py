@@ -540,3 +540,15 @@ def test_every_refusal_names_a_documented_rule() -> None:
         m.play(rng.choice(s.legal_actions()))
     assert seen <= documented
     assert {"CH-3.1", "CH-3.3", "CH-4.1", "CH-4.2", "CH-6.1", "CH-11.1"} <= seen
+
+
+def test_position_builder_documents_itself_and_refuses_bad_input() -> None:
+    import doctest
+
+    from tianxia.games.china import position as builder
+
+    assert doctest.testmod(builder).failed == 0
+    with pytest.raises(ValueError, match="no card colour 'blue'"):
+        position(g4(), hands=[{"blue": 1}, {}, {}, {}])
+    with pytest.raises(ValueError, match="more cards"):
+        position(g4(), hands=[{"violet": 10}, {}, {}, {}])
