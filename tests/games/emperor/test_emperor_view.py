@@ -186,3 +186,27 @@ def test_every_refusal_names_a_rule_of_the_rules_document() -> None:
     assert len(seen) >= 5
     for rule in seen:
         assert re.search(rf"\*\*{re.escape(rule)}[ .*]", doc), rule
+
+
+def test_resample_of_an_indistinguishable_twin_is_the_same() -> None:
+    from tianxia.core import CHANCE
+    from tianxia.core.match import sample_chance
+
+    rng = random.Random(4)
+    s = G3.new_initial_state()
+    checked = 0
+    while not s.is_terminal() and checked < 30:
+        if s.current_player() == CHANCE:
+            a = sample_chance(s, rng)
+        else:
+            a = rng.choice([x for x in s.legal_actions() if str(x)[:5] not in ("merge", "offer")])
+        s = s.apply(a)
+        if s.is_terminal() or sum(map(sum, s.hands)) == 0:
+            continue
+        for seat in range(3):
+            twin = s.resample_from_infostate(seat, random.Random(99))
+            assert twin.observation(seat) == s.observation(seat)
+            mine = s.resample_from_infostate(seat, random.Random(7))
+            assert mine.to_json() == twin.resample_from_infostate(seat, random.Random(7)).to_json()
+            checked += 1
+    assert checked >= 30
