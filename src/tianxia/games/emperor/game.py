@@ -158,13 +158,6 @@ class EmperorGame(Game):
             bool(self.options["open_borders"]),
             str(self.options["honan_shensi"]),
         )
-        self._ids: dict[Any, int] | None = None
-
-    def action_ids(self) -> Mapping[Any, int]:
-        """Action -> id, for sorting legal actions into codec order."""
-        if self._ids is None:
-            self._ids = {a: self.codec.encode(a) for a in self.codec.actions}
-        return self._ids
 
     def _codec(self) -> ActionCodec:
         return ActionCodec(self.tables.player_actions(), self.tables.chance_actions())
