@@ -73,6 +73,8 @@ def test_every_game_loads_with_its_facts(name: str, players: int) -> None:
     assert game.get_parameters()["players"] == players
     for opt in info.option_specs:
         assert opt.name in game.get_parameters()
+    # defaults that depend on the player count are the engine's own
+    assert dict(game.tianxia_game.options) == dict(info.options)
 
 
 def test_options_pass_through_as_parameters() -> None:
@@ -246,6 +248,17 @@ def test_public_observer_sees_the_spectator_view() -> None:
     assert obs.string_from(s, 0) == s.tianxia_state.observation_string(None)
     assert '"my_card":4' in s.observation_string(0)
     assert '"my_card":4' not in obs.string_from(s, 0)
+    public_recall = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+        ),
+    )
+    # seat 0's private card differs, the public record does not
+    other = game.new_initial_state()
+    other.apply_action(2)
+    assert public_recall.string_from(s, 0) == public_recall.string_from(other, 0)
+    assert s.information_state_string(0) != other.information_state_string(0)
 
 
 def test_illegal_actions_raise_the_engine_reason_and_change_nothing() -> None:

@@ -251,18 +251,18 @@ class _Trail:
         self.state = state
         self.actor = actor
         self.action = action
-        self.digests: dict[int, bytes] = {}
-        self.obs: dict[int, str] = {}
+        self.digests: dict[int | None, bytes] = {}
+        self.obs: dict[int | None, str] = {}
         self.own: dict[int, dict[int, int]] = {}
 
-    def observation(self, seat: int) -> str:
+    def observation(self, seat: int | None) -> str:
         text = self.obs.get(seat)
         if text is None:
             text = self.obs[seat] = self.state.observation_string(seat)
         return text
 
-    def digest(self, seat: int) -> bytes:
-        """The chained hash of all `seat` has observed and done up to this step."""
+    def digest(self, seat: int | None) -> bytes:
+        """The chained hash of all `seat` (None: a spectator) has observed and done."""
         pending: list[_Trail] = []
         node: _Trail | None = self
         while node is not None and seat not in node.digests:
@@ -270,7 +270,7 @@ class _Trail:
             node = node.parent
         for step in reversed(pending):
             base = step.parent.digests[seat] if step.parent is not None else b""
-            own = step.actor == seat and step.action is not None
+            own = seat is not None and step.actor == seat and step.action is not None
             obs = step.observation(seat)
             if not own and step.parent is not None and obs == step.parent.observation(seat):
                 step.digests[seat] = base
@@ -291,7 +291,8 @@ class _Trail:
         # Pickled as the engine state plus each seat's recall: the steps before are not
         # needed to answer any question about this one.
         players = self.state.game.players
-        digests = {seat: self.digest(seat) for seat in range(players)}
+        digests: dict[int | None, bytes] = {None: self.digest(None)}
+        digests.update((seat, self.digest(seat)) for seat in range(players))
         return (_rebuild_trail, (self.state.game.spec(), self.state.to_json(), digests))
 
     def own_actions(self, seat: int) -> dict[int, int]:
@@ -310,7 +311,7 @@ class _Trail:
         return self.own[seat]
 
 
-def _rebuild_trail(spec: Mapping[str, Any], data: Any, digests: dict[int, bytes]) -> _Trail:
+def _rebuild_trail(spec: Mapping[str, Any], data: Any, digests: dict[int | None, bytes]) -> _Trail:
     game = _engine_game(spec["game"], spec["players"], spec["options"])
     trail = _Trail(None, game.state_from_json(data), CHANCE, None)
     trail.digests.update(digests)
@@ -400,6 +401,8 @@ class SpielState(pyspiel.State):
         world = self.tianxia_state.resample_from_infostate(seat, rng)
         trail = _Trail(None, world, CHANCE, None)
         trail.digests[seat] = self._trail.digest(seat)
+        # What everyone has seen is the same in every world the seat cannot tell apart.
+        trail.digests[None] = self._trail.digest(None)
         trail.own[seat] = self._trail.own_actions(seat)
         for other in range(players):
             if other != seat:
@@ -434,10 +437,12 @@ class Observer:
             raise ValueError("an observation of every seat's private information is not offered")
         self.public_only = private == pyspiel.PrivateInfoType.NONE
         self.perfect_recall = bool(obs_type.perfect_recall)
-        size = game.obs_size + (game.num_actions if self.perfect_recall else 0)
+        # A seat's own actions are private to it, so a public observer does not count them.
+        self.counts_own = self.perfect_recall and not self.public_only
+        size = game.obs_size + (game.num_actions if self.counts_own else 0)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, np.ndarray] = {"observation": self.tensor[: game.obs_size]}
-        if self.perfect_recall:
+        if self.counts_own:
             self.dict["own_actions"] = self.tensor[game.obs_size :]
 
     def _seat(self, player: int) -> int | None:
@@ -445,7 +450,7 @@ class Observer:
 
     def set_from(self, state: SpielState, player: int) -> None:
         self.dict["observation"][:] = state.tianxia_state.observation_tensor(self._seat(player))
-        if self.perfect_recall:
+        if self.counts_own:
             counts = self.dict["own_actions"]
             counts.fill(0)
             for a, k in state.trail().own_actions(player).items():
@@ -455,7 +460,7 @@ class Observer:
         text = state.tianxia_state.observation_string(self._seat(player))
         if not self.perfect_recall:
             return text
-        return f"{text} recall={state.trail().digest(player).hex()}"
+        return f"{text} recall={state.trail().digest(self._seat(player)).hex()}"
 
 
 def seeded_resampler(seed: int) -> Callable[[SpielState, int], SpielState]:
