@@ -316,3 +316,21 @@ def play_with(game: Any, choose: Any, seed: int) -> Any:
 def test_heuristic_evaluator_refuses_a_negative_rollout() -> None:
     with pytest.raises(ValueError, match="max_rollout"):
         openspiel.HeuristicEvaluator(max_rollout=-1)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_openspiel_rl_environment_runs_episodes(name: str) -> None:
+    from open_spiel.python import rl_environment
+
+    game = openspiel.load(name)
+    env = rl_environment.Environment(
+        game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=0)
+    )
+    rng = np.random.RandomState(0)
+    ts = env.reset()
+    size = game.tianxia_game.observation_tensor_size() + game.num_distinct_actions()
+    assert len(ts.observations["info_state"][0]) == size
+    while not ts.last():
+        p = ts.observations["current_player"]
+        ts = env.step([rng.choice(ts.observations["legal_actions"][p])])
+    assert ts.rewards == env.get_state.returns()
