@@ -334,3 +334,23 @@ def test_openspiel_rl_environment_runs_episodes(name: str) -> None:
         p = ts.observations["current_player"]
         ts = env.step([rng.choice(ts.observations["legal_actions"][p])])
     assert ts.rewards == env.get_state.returns()
+
+
+def test_resample_from_infostate_takes_openspiel_samplers() -> None:
+    game = openspiel.load("highcard", players=3)
+    s = game.new_initial_state()
+    for x in (0, 1, 2):
+        s.apply_action(x)
+    worlds = set()
+    sampler = pyspiel.UniformProbabilitySampler(0, 0.0, 1.0)
+    for _ in range(20):
+        w = s.resample_from_infostate(1, sampler)
+        assert w.information_state_string(1) == s.information_state_string(1)
+        assert w.legal_actions() == s.legal_actions()
+        assert w.history() == []
+        worlds.add(w.tianxia_state.to_json()["hands"][0])
+    assert len(worlds) > 1  # seat 0's hidden card is redrawn
+    with pytest.raises(ValueError, match="sampler"):
+        s.resample_from_infostate(1, 0.5)
+    with pytest.raises(ValueError, match="seat"):
+        s.resample(3, random.Random(0))

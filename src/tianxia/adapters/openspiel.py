@@ -183,6 +183,11 @@ class SpielGame(pyspiel.Game):
         if info.utility == "zero_sum":
             utility_sum = 0.0
         elif info.utility == "constant_sum":
+            if "utility_sum" not in info.extra:
+                raise ValueError(
+                    f"{short_name(self.TIANXIA_NAME)}: a constant-sum game must declare "
+                    "its utility_sum in GameInfo.extra"
+                )
             utility_sum = float(info.extra["utility_sum"])
         game_info = pyspiel.GameInfo(
             num_distinct_actions=info.num_distinct_actions,
@@ -388,9 +393,12 @@ class SpielState(pyspiel.State):
 
         `probability_sampler` is any callable returning a float in [0, 1) (OpenSpiel's
         samplers are); it seeds the draw. The seat's recall is carried over, so the
-        information state string is unchanged.
+        information state string is unchanged. The world has no OpenSpiel `history()`:
+        the real one would name chance outcomes the world does not have.
         """
-        seed = int(probability_sampler() * 2**53) if callable(probability_sampler) else None
+        if not callable(probability_sampler):
+            raise ValueError(f"a sampler returning floats is needed, not {probability_sampler!r}")
+        seed = int(float(probability_sampler()) * 2**53)
         return self.resample(player_id, random.Random(seed))
 
     def resample(self, seat: int, rng: random.Random) -> SpielState:
