@@ -131,6 +131,9 @@ def test_bad_construction_and_use_are_refused() -> None:
         e.observe("player_0")
     with pytest.raises(ValueError, match="seed"):
         e.reset(seed="seven")  # type: ignore[arg-type]
+    e.reset(seed=0)
+    with pytest.raises(ValueError, match="no agent"):
+        e.observe("player_7")
 
 
 def test_render_shows_the_spectator_view() -> None:

@@ -138,6 +138,8 @@ class TianxiaAEC(AECEnv):
         self._after_move(previous=0)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if agent not in self.possible_agents:
+            raise ValueError(f"no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
         seat = self.possible_agents.index(agent)
         state = self.engine_state
         mask = np.zeros(self.num_actions, np.int8)
