@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 import tianxia
 from tianxia.core import Match
@@ -45,6 +45,11 @@ def plain(widget: Static) -> str:
     console = Console(width=160, record=True, file=io.StringIO())
     console.print(widget.content)
     return console.export_text()
+
+
+def log_text(app: TianxiaApp) -> str:
+    log = app.screen.query_one("#log", RichLog)
+    return "\n".join(strip.text for strip in log.lines)
 
 
 def text_of(app: TianxiaApp, selector: str) -> str:
@@ -121,7 +126,7 @@ async def test_a_full_game_against_a_bot_ends_with_the_scores() -> None:
         assert "Final scores" in body
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
-        log = text_of(app, "#log")
+        log = log_text(app)
         assert "swap" in log
         # After the end every card is shown, the other seats' deals included.
         assert "(hidden)" not in log
@@ -137,7 +142,7 @@ async def test_the_log_hides_the_other_seats_cards_while_playing() -> None:
         lines = s.log_lines(1)
         p1_deal, p2_deal = lines[0], lines[1]
         assert p1_deal.hidden and not p2_deal.hidden
-        log = text_of(app, "#log")
+        log = log_text(app)
         assert "(hidden)" in log
         assert f"deal {s.state.observation(1)['my_card']}" in log
 

@@ -15,24 +15,30 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets import (
+    Button,
+    Footer,
+    Header,
+    Input,
+    Label,
+    OptionList,
+    RichLog,
+    Select,
+    Static,
+)
 from textual.widgets.option_list import Option
 
 import tianxia
 from tianxia.core import CHANCE, Action, IllegalActionError, Match, NotationError, State, registry
 from tianxia.core.registry import game_class
 from tianxia.tui.render import Context, generic, render
+from tianxia.tui.render.common import seat_style
 from tianxia.tui.session import STRENGTHS, SeatPlan, Session, seat_name
 
 if TYPE_CHECKING:
     from tianxia.tui.app import TianxiaApp
 
 SEAT_CHOICES = ["human", *STRENGTHS]
-SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
-
-
-def seat_style(seat: int) -> str:
-    return SEAT_STYLES[seat % len(SEAT_STYLES)] if seat >= 0 else "magenta"
 
 
 def playable_games() -> list[str]:
@@ -78,20 +84,19 @@ def context(session_or_players: Session | int, viewer: int | None) -> Context:
     return Context(viewer=viewer, players=n, names=tuple(seat_name(i) for i in range(n)))
 
 
-def log_table(lines: list[tuple[int, int, str]], cursor: int | None = None) -> Table:
-    """The game log: step, who, notation; `cursor` marks the step a replay stands on."""
-    t = Table.grid(padding=(0, 1))
-    t.add_column(justify="right", style="dim")
-    t.add_column()
-    t.add_column()
-    for index, seat, text in lines:
-        mark = "▶" if cursor is not None and index == cursor else " "
-        t.add_row(
-            f"{mark}{index + 1}",
-            Text(seat_name(seat), style=seat_style(seat)),
-            Text(text, style="dim" if seat == CHANCE or text == "(hidden)" else ""),
-        )
-    return t
+def log_line(index: int, seat: int, text: str, cursor: bool = False) -> Text:
+    """One line of the game log: step, who, notation."""
+    line = Text(f"{'▶' if cursor else ' '}{index + 1:>4} ", style="dim")
+    line.append(f"{seat_name(seat):<7}", style=seat_style(seat))
+    line.append(text, style="dim" if seat == CHANCE or text == "(hidden)" else "")
+    return line
+
+
+def log_window(lines: list[tuple[int, int, str]], cursor: int, around: int = 20) -> Text:
+    """The log lines near `cursor` (a replay's step), the cursor's line marked."""
+    lo = max(0, min(cursor - around, len(lines) - 2 * around))
+    shown = lines[lo : lo + 2 * around + 1]
+    return Text("\n").join(log_line(i, s, x, cursor=i == cursor) for i, s, x in shown)
 
 
 def final_scores(state: State, ctx: Context) -> RenderableType:
@@ -420,6 +425,8 @@ class GameScreen(Screen[None]):
         self._listed: State | None = None
         self._listed_actions: tuple[Action, ...] = ()
         self._over_shown = False
+        self._logged: list[tuple[int, int, str]] = []
+        self._drawn: dict[str, Any] = {}
         self._handing_over = False
         self.message: RenderableType = ""
 
@@ -434,8 +441,7 @@ class GameScreen(Screen[None]):
                 yield OptionList(id="actions")
                 yield Input(placeholder="type a move's notation, Enter plays it", id="notation")
                 yield Static(id="message")
-        with VerticalScroll(id="log-pane"):
-            yield Static(id="log")
+        yield RichLog(id="log", wrap=False, markup=False, auto_scroll=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -459,15 +465,18 @@ class GameScreen(Screen[None]):
             ctx = Context(
                 ctx.viewer, ctx.players, ctx.names, tuple(map(str, state.legal_actions()))
             )
-        self.query_one("#board", Static).update(render(s.game.NAME, state.observation(viewer), ctx))
-        self.query_one("#seats", Static).update(self.seats_table(viewer))
-        lines = [(x.index, x.seat, x.text) for x in s.log_lines(viewer)]
-        self.query_one("#log", Static).update(log_table(lines))
-        self.query_one("#log-pane", VerticalScroll).scroll_end(animate=False)
+        obs = state.observation(viewer)
+        if self.changed("board", (obs, ctx)):
+            self.query_one("#board", Static).update(render(s.game.NAME, obs, ctx))
+        if self.changed("seats", (s.to_move(), viewer)):
+            self.query_one("#seats", Static).update(self.seats_table(viewer))
+        self.refresh_log([(x.index, x.seat, x.text) for x in s.log_lines(viewer)])
         prompt = self.query_one("#prompt", Static)
         actions = self.query_one("#actions", OptionList)
         to_move = s.to_move()
-        if state.is_terminal():
+        if not self.changed("prompt", (state, my_turn, s.can_undo() if my_turn else False)):
+            pass
+        elif state.is_terminal():
             prompt.update(Group(Text("The game is over.", style="bold"), final_scores(state, ctx)))
         elif my_turn:
             n = len(state.legal_actions())
@@ -493,17 +502,33 @@ class GameScreen(Screen[None]):
                 Option(Text(str(a)), id=str(i)) for i, a in enumerate(self._listed_actions)
             )
             actions.highlighted = 0
-            actions.disabled = False
-            self.query_one("#notation", Input).disabled = False
             if not isinstance(self.focused, Input):
                 actions.focus()
-        elif not my_turn:
+        elif not my_turn and actions.option_count:
             self._listed = None
             self._listed_actions = ()
             actions.clear_options()
-            actions.disabled = True
-            self.query_one("#notation", Input).disabled = True
-        self.query_one("#message", Static).update(self.message)
+        if self.changed("message", self.message):
+            self.query_one("#message", Static).update(self.message)
+
+    def changed(self, part: str, key: Any) -> bool:
+        """Whether `part` must be drawn again; redrawing unchanged parts costs a layout pass."""
+        if part in self._drawn and self._drawn[part] == key:
+            return False
+        self._drawn[part] = key
+        return True
+
+    def refresh_log(self, lines: list[tuple[int, int, str]]) -> None:
+        """Append the new lines; rewrite the log only when earlier lines changed (undo,
+        the end revealing hidden lines, another viewer in hotseat)."""
+        log = self.query_one("#log", RichLog)
+        n = len(self._logged)
+        if lines[:n] != self._logged:
+            log.clear()
+            n = 0
+        for line in lines[n:]:
+            log.write(log_line(*line))
+        self._logged = lines
 
     def seats_table(self, viewer: int | None) -> Table:
         s = self.session
@@ -526,7 +551,8 @@ class GameScreen(Screen[None]):
 
     def say(self, message: RenderableType) -> None:
         self.message = message
-        self.query_one("#message", Static).update(message)
+        if self.changed("message", message):
+            self.query_one("#message", Static).update(message)
 
     # --- the flow of play ---------------------------------------------------------
     def advance(self) -> None:
@@ -565,12 +591,16 @@ class GameScreen(Screen[None]):
 
         action, why = await asyncio.to_thread(think)
         if s.play_bot(seat, state, action, why):
-            self.refresh_view()
+            # Without a pause between bot moves nobody could follow them, so the table is
+            # drawn only once the bots are through.
+            if self.bot_delay or not s.bot_to_move():
+                self.refresh_view()
             self.advance()
 
     def play(self, action: Action | str) -> bool:
         """A person's move: refused moves show their rule and reason and change nothing."""
         if not self.awaiting_human():
+            self.say(Text("It is not your turn to decide.", style="yellow"))
             return False
         try:
             a = self.session.play(action)
@@ -583,7 +613,8 @@ class GameScreen(Screen[None]):
             self.say(Text.assemble(("Not a move", "bold red"), f": {e.text!r} — {e.reason}"))
             return False
         self.message = Text(f"Played {a}", style="green")
-        self.refresh_view()
+        if self.bot_delay or not self.session.bot_to_move():
+            self.refresh_view()
         self.advance()
         return True
 
@@ -708,7 +739,7 @@ class ReplayScreen(Screen[None]):
             parts.append(final_scores(state, ctx))
         self.query_one("#replay-status", Static).update(Group(*parts))
         lines = [(i, m.seat_of(i), str(a)) for i, a in enumerate(m.log)]
-        self.query_one("#log", Static).update(log_table(lines, cursor=self.step))
+        self.query_one("#log", Static).update(log_window(lines, self.step))
 
     def action_step(self, delta: int) -> None:
         self.step = max(0, min(len(self.match.log), self.step + delta))

@@ -1,0 +1,117 @@
+"""Drawing helpers shared by the board renderers: seat colours and a character canvas."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
+SEAT_BG = ("red", "blue", "green", "yellow", "magenta", "cyan")
+
+# The games name their colours in words; these are the terminal colours drawn for them.
+COLOURS = {
+    "violet": "medium_purple",
+    "purple": "medium_purple",
+    "yellow": "yellow",
+    "orange": "dark_orange",
+    "red": "red",
+    "green": "green",
+    "blue": "dodger_blue1",
+    "white": "white",
+    "black": "grey50",
+    "brown": "tan",
+    "grey": "grey62",
+    "gray": "grey62",
+}
+
+
+def seat_style(seat: int) -> str:
+    """The colour of seat `seat` everywhere on screen (chance and others in magenta)."""
+    return SEAT_STYLES[seat % len(SEAT_STYLES)] if seat >= 0 else "magenta"
+
+
+def seat_chip(seat: int) -> Text:
+    """A seat's piece on a board: its number, white on its colour."""
+    if seat < 0:
+        return Text("?", style="bold white on grey30")
+    return Text(str(seat + 1), style=f"bold white on {SEAT_BG[seat % len(SEAT_BG)]}")
+
+
+def colour(name: str) -> str:
+    return COLOURS.get(str(name).lower(), "white")
+
+
+class Canvas:
+    """A grid of styled characters onto which a board is drawn by coordinates."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.chars = [[" "] * width for _ in range(height)]
+        self.styles: list[list[Style | str]] = [[""] * width for _ in range(height)]
+
+    def put(self, x: int, y: int, ch: str, style: Style | str = "") -> None:
+        if 0 <= x < self.width and 0 <= y < self.height:
+            self.chars[y][x] = ch
+            self.styles[y][x] = style
+
+    def blank(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height and self.chars[y][x] == " "
+
+    def write(self, x: int, y: int, text: str | Text, style: Style | str = "") -> None:
+        """Text from column `x` of row `y`; clipped at the edges."""
+        if isinstance(text, Text):
+            for i, ch in enumerate(text.plain):
+                spans = [s.style for s in text.spans if s.start <= i < s.end]
+                self.put(x + i, y, ch, spans[-1] if spans else text.style)
+            return
+        for i, ch in enumerate(text):
+            self.put(x + i, y, ch, style)
+
+    def write_centred(self, x: int, y: int, text: str, style: Style | str = "") -> None:
+        self.write(x - len(text) // 2, y, text, style)
+
+    def line(
+        self, x0: int, y0: int, x1: int, y1: int, ch: str = "·", style: Style | str = "dim"
+    ) -> None:
+        """A straight line between two cells, drawn only on blank cells (Bresenham)."""
+        dx, dy = abs(x1 - x0), -abs(y1 - y0)
+        sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
+        err = dx + dy
+        x, y = x0, y0
+        while True:
+            if (x, y) not in ((x0, y0), (x1, y1)) and self.blank(x, y):
+                self.put(x, y, ch, style)
+            if x == x1 and y == y1:
+                return
+            e2 = 2 * err
+            if e2 >= dy:
+                err += dy
+                x += sx
+            if e2 <= dx:
+                err += dx
+                y += sy
+
+    def to_text(self) -> Text:
+        out = Text()
+        for y in range(self.height):
+            row = self.chars[y]
+            last = len(row)
+            while last > 0 and row[last - 1] == " ":
+                last -= 1
+            x = 0
+            while x < last:
+                # One span per run of equal style keeps the segments few, so redraws are cheap.
+                style = self.styles[y][x]
+                end = x + 1
+                while end < last and self.styles[y][end] == style:
+                    end += 1
+                out.append("".join(row[x:end]), style or None)
+                x = end
+            if y < self.height - 1:
+                out.append("\n")
+        return out
+
+
+def scale(value: float, size: int, span: float = 100.0) -> int:
+    """A coordinate in 0..span mapped to a cell in 0..size-1."""
+    return max(0, min(size - 1, round(value * (size - 1) / span)))
