@@ -23,19 +23,19 @@ def test_values_along_a_game_lie_in_range_and_end_on_the_returns(name: str) -> N
     assert [value_for(match.state, s) for s in range(game.players)] == pytest.approx(expected)
 
 
-def test_a_two_seat_zero_sum_game_asks_the_hook_once() -> None:
-    game = tianxia.load_game("highcard", players=2)
-    state = game.new_initial_state().apply("deal 2").apply("deal 5")
-    calls: list[int] = []
+def test_zero_sum_values_are_centred_leads() -> None:
+    game = tianxia.load_game("highcard", players=3)
+    state = game.new_initial_state().apply("deal 2").apply("deal 5").apply("deal 6")
 
-    class Counting(type(state)):  # type: ignore[misc]
+    class OwnProgress(type(state)):  # type: ignore[misc]
+        """A hook that scores each seat's own card, not its lead."""
+
         def heuristic(self, seat: int) -> float:
-            calls.append(seat)
-            return super().heuristic(seat)
+            return self.hands[seat] / 10
 
-    counted = Counting(game, state.hands, state.discards, state.turn)
-    assert values(counted) == pytest.approx([state.heuristic(0), -state.heuristic(0)])
-    assert calls == [0]
+    counted = OwnProgress(game, state.hands, state.discards, state.turn)
+    assert values(counted) == pytest.approx([0.2 - 1.3 / 3, 0.5 - 1.3 / 3, 0.6 - 1.3 / 3])
+    assert sum(values(counted)) == pytest.approx(0.0)
 
 
 def test_mean_terms_average_over_states() -> None:

@@ -37,7 +37,17 @@ def test_ismcts_explains_its_alternatives_with_visits_values_and_terms() -> None
     assert any(line.strip().startswith("stay:") and "value" in line for line in rest)
     assert "terms now: score +2" in text
     visits = [int(line.split(":")[1].split()[0]) for line in rest if "visits" in line]
-    assert sum(visits) == 200
+    assert sum(visits) == 200 + 2 * 4  # four prior visits for each of the two actions
+    assert first.endswith("visits include 4 from the one-ply prior")
+
+
+def test_without_a_prior_the_visits_are_the_simulations() -> None:
+    state = _highcard_with((2, 5))
+    bot = tianxia.bots.make("ismcts", state.game, 0, seed=1, simulations=50, prior_visits=0)
+    bot.act(state)
+    lines = bot.explain().splitlines()
+    assert "prior" not in lines[0]
+    assert sum(int(line.split(":")[1].split()[0]) for line in lines if "visits," in line) == 50
 
 
 def test_explain_before_any_decision_says_so() -> None:
@@ -80,6 +90,8 @@ def test_ismcts_with_a_time_limit_alone_still_decides() -> None:
         ({"time_limit": -1}, "time_limit must be >= 0.001"),
         ({"exploration": -0.5}, "exploration must be >= 0"),
         ({"rollout_depth": True}, "rollout_depth must be a number"),
+        ({"prior_visits": -1}, "prior_visits must be >= 0"),
+        ({"prior_worlds": 0}, "prior_worlds must be >= 1"),
     ],
 )
 def test_bad_search_options_are_refused(options: dict, message: str) -> None:
@@ -94,8 +106,8 @@ def test_pimc_sums_its_worlds_and_refuses_zero_worlds() -> None:
     bot.act(state)
     text = bot.explain()
     assert text.startswith("pimc: swap after 90 simulations")
-    visits = [int(line.split(":")[1].split()[0]) for line in text.splitlines() if "visits" in line]
-    assert sum(visits) == 90
+    visits = [int(line.split(":")[1].split()[0]) for line in text.splitlines() if "visits," in line]
+    assert sum(visits) == 90 + 2 * 4
     with pytest.raises(ValueError, match="determinizations must be >= 1"):
         tianxia.bots.make("pimc", state.game, 0, determinizations=0)
 

@@ -7,10 +7,11 @@ return on the same scale.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from typing import Any
 
-from tianxia.core import Game, State
+from tianxia.core import CHANCE, Game, State, sample_chance
 
 
 def _rescale(game: Game, value: float) -> float:
@@ -32,18 +33,27 @@ def value_for(state: State, seat: int) -> float:
 
 
 def values(state: State) -> list[float]:
-    """`value_for` every seat.
+    """`value_for` every seat; in a zero-sum game, centred so that they sum to zero.
 
-    In a two-seat zero-sum game one seat's estimate is the other's negated, so the
-    evaluation hook is asked once (it is most of a search's cost).
+    Some evaluation hooks score a seat's own progress rather than its lead; where the
+    returns are zero-sum, subtracting the mean turns those into leads, so that a search
+    seat does not prefer positions just because everyone is doing well.
     """
     game = state.game
     if state.is_terminal():
         return [_rescale(game, r) for r in state.returns()]
-    if game.players == 2 and game.info.utility == "zero_sum":
-        first = _clamp(state.heuristic(0))
-        return [first, -first]
-    return [_clamp(state.heuristic(s)) for s in range(game.players)]
+    hook = [_clamp(state.heuristic(s)) for s in range(game.players)]
+    if game.info.utility != "zero_sum":
+        return hook
+    mean = sum(hook) / len(hook)
+    return [_clamp(v - mean) for v in hook]
+
+
+def settle(state: State, rng: random.Random) -> State:
+    """Draw the chance events pending at `state` from `rng`, up to the next decision."""
+    while state.current_player() == CHANCE:
+        state = state.apply_unchecked(sample_chance(state, rng))
+    return state
 
 
 def mean_terms(states: Iterable[State], seat: int) -> dict[str, float]:

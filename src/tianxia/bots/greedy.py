@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from tianxia.bots.base import Bot, _check_number, terms_text
-from tianxia.bots.evaluation import mean_terms, value_for
-from tianxia.core import CHANCE, Action, Game, State, sample_chance
+from tianxia.bots.evaluation import mean_terms, settle, value_for
+from tianxia.core import Action, Game, State
 
 _TOP = 5
 
@@ -45,7 +45,7 @@ class GreedyBot(Bot):
         seat = self.seat
         scored: list[tuple[float, Action]] = []
         for a in legal:
-            v = sum(value_for(self._settle(w.apply_unchecked(a)), seat) for w in worlds)
+            v = sum(value_for(settle(w.apply_unchecked(a), self.rng), seat) for w in worlds)
             scored.append((v / len(worlds), a))
         best_value = max(v for v, _ in scored)
         best = [a for v, a in scored if v >= best_value - 1e-12]
@@ -56,13 +56,7 @@ class GreedyBot(Bot):
             f"{len(legal)} legal actions, {len(worlds)} determinisations)"
         ]
         lines += [f"  {a}: {v:+.3f}" for v, a in ranked]
-        terms = mean_terms((self._settle(w.apply_unchecked(choice)) for w in worlds), seat)
+        terms = mean_terms((settle(w.apply_unchecked(choice), self.rng) for w in worlds), seat)
         lines.append(f"  terms after {choice}: {terms_text(terms)}")
         self._explanation = "\n".join(lines)
         return choice
-
-    def _settle(self, state: State) -> State:
-        """Draw the chance events an action triggers, so a draw is judged by what it brings."""
-        while state.current_player() == CHANCE:
-            state = state.apply_unchecked(sample_chance(state, self.rng))
-        return state

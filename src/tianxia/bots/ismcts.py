@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from tianxia.bots.base import Bot, _check_number, terms_text
-from tianxia.bots.evaluation import mean_terms, values
+from tianxia.bots.evaluation import mean_terms, settle, values
 from tianxia.core import CHANCE, TERMINAL, Action, Game, State, sample_chance
 
 _TOP = 5
@@ -49,6 +49,11 @@ class ISMCTSBot(Bot):
         exploration: the UCT constant, for values on [-1, 1].
         rollout_depth: random decisions after the new node before the evaluation hook
             scores the position (0: score it at once).
+        prior_visits: each root action starts with this many virtual visits at the value
+            the evaluation hook gives it one ply on (as `greedy` judges it), so a small
+            budget spread over many actions never plays worse than one ply of look-ahead
+            (0: no prior).
+        prior_worlds: determinisations that one-ply value is averaged over.
     """
 
     NAME = "ismcts"
@@ -57,6 +62,8 @@ class ISMCTSBot(Bot):
         "time_limit": None,
         "exploration": 0.7,
         "rollout_depth": 4,
+        "prior_visits": 4,
+        "prior_worlds": 4,
     }
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
@@ -77,6 +84,12 @@ class ISMCTSBot(Bot):
         self.rollout_depth: int = _check_number(
             self.NAME, "rollout_depth", o["rollout_depth"], kind=int, low=0
         )
+        self.prior_visits: int = _check_number(
+            self.NAME, "prior_visits", o["prior_visits"], kind=int, low=0
+        )
+        self.prior_worlds: int = _check_number(
+            self.NAME, "prior_worlds", o["prior_worlds"], kind=int, low=1
+        )
         self.last_simulations = 0
         self.last_seconds = 0.0
 
@@ -86,12 +99,12 @@ class ISMCTSBot(Bot):
         return self.last_simulations / self.last_seconds if self.last_seconds > 0 else 0.0
 
     def _choose(self, state: State, legal: tuple[Action, ...]) -> Action:
-        roots = self._roots(state)
         budget = self.simulations if self.simulations is not None else math.inf
-        deadline = (
-            time.perf_counter() + self.time_limit if self.time_limit is not None else math.inf
-        )
         start = time.perf_counter()
+        deadline = start + self.time_limit if self.time_limit is not None else math.inf
+        roots = self._roots(state)
+        if self.prior_visits:
+            self._seed_root(roots[0][0], state, legal)
         samples: list[State] = []
         done = 0
         while done < budget:
@@ -112,6 +125,16 @@ class ISMCTSBot(Bot):
         choice = ranked[0][0]
         self._explanation = self._describe_search(choice, ranked, samples)
         return choice
+
+    def _seed_root(self, root: _Node, state: State, legal: tuple[Action, ...]) -> None:
+        """Give each root action `prior_visits` virtual visits at its one-ply value."""
+        seat, rng, n0 = self.seat, self.rng, self.prior_visits
+        worlds = [state.resample_from_infostate(seat, rng) for _ in range(self.prior_worlds)]
+        for a in legal:
+            v = sum(values(settle(w.apply_unchecked(a), rng))[seat] for w in worlds)
+            child = root.children[a] = _Node(seat)
+            child.visits = child.avail = n0
+            child.total = n0 * v / len(worlds)
 
     def _roots(self, state: State) -> list[tuple[_Node, State | None]]:
         """The trees searched: one, over a fresh determinisation per simulation."""
@@ -192,6 +215,8 @@ class ISMCTSBot(Bot):
             f"{self.NAME}: {choice} after {self.last_simulations} simulations "
             f"in {self.last_seconds:.2f}s ({speed:.0f}/s), {len(ranked)} actions tried"
         ]
+        if self.prior_visits:
+            lines[0] += f"; visits include {self.prior_visits} from the one-ply prior"
         for a, n in ranked[:_TOP]:
             lines.append(f"  {a}: {n.visits} visits, value {n.total / max(1, n.visits):+.3f}")
         lines.append(f"  terms now: {terms_text(mean_terms(samples, self.seat))}")
@@ -235,6 +260,16 @@ class PIMCBot(ISMCTSBot):
         self.determinizations: int = _check_number(
             self.NAME, "determinizations", self.options["determinizations"], kind=int, low=1
         )
+
+    def _seed_root(self, root: _Node, state: State, legal: tuple[Action, ...]) -> None:
+        """Give each root action `prior_visits` virtual visits at its one-ply value."""
+        seat, rng, n0 = self.seat, self.rng, self.prior_visits
+        worlds = [state.resample_from_infostate(seat, rng) for _ in range(self.prior_worlds)]
+        for a in legal:
+            v = sum(values(settle(w.apply_unchecked(a), rng))[seat] for w in worlds)
+            child = root.children[a] = _Node(seat)
+            child.visits = child.avail = n0
+            child.total = n0 * v / len(worlds)
 
     def _roots(self, state: State) -> list[tuple[_Node, State | None]]:
         return [
