@@ -31,7 +31,7 @@ TILE_COLOURS = {"pink": "hot_pink", "purple": "medium_purple", "blue": "dodger_b
 
 
 def tile_text(name: str) -> Text:
-    animal, _, hue = name.partition("-")
+    hue = name.partition("-")[2]
     return Text("■", style=TILE_COLOURS.get(hue, colour(hue)))
 
 
