@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tianxia.core import Action
+from tianxia.core import Action, IllegalActionError
 from tianxia.games.mandarin.actions import (
     BID_CAP,
     BID_STEP,
@@ -178,8 +178,6 @@ def chance_outcomes(s: MandarinState) -> list[tuple[Action, float]]:
     if phase in (TILE, REVEAL):
         pool = [t for t, o in enumerate(s.owner) if o == DISPENSER]
         return [(TILES[t], 1 / len(pool)) for t in pool]
-    from tianxia.core import IllegalActionError
-
     raise IllegalActionError("ENGINE-3", "this is not a chance node")
 
 
