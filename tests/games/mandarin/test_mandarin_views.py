@@ -25,6 +25,7 @@ OBSERVATION_KEYS = {
     "turn_cap",
     "rolls",
     "last_roll",
+    "board",
     "signs",
     "positions",
     "collections",

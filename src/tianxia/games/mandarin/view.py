@@ -47,6 +47,11 @@ def observation(s: MandarinState, seat: int | None) -> JSON:
         "turn_cap": s.game.turn_cap,
         "rolls": s.rolls,
         "last_roll": s.last_roll,
+        "board": {
+            "animals": list(TABLES.animals),
+            "characters": list(TABLES.characters),
+            "character_square": TABLES.character_square,
+        },
         "signs": [TABLES.animals[a] if a >= 0 else None for a in s.sign],
         "positions": list(s.pos),
         "collections": collections,
