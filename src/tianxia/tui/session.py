@@ -22,8 +22,9 @@ STRENGTHS: dict[str, tuple[str, dict[str, Any]]] = {
     "hard": ("ismcts", {"simulations": 1000}),
 }
 
-# How many other outcomes are tried when deciding whether a log line tells a seat anything.
-_ALTERNATIVES = 8
+# How many other choices are tried when deciding whether a log line tells a seat what was
+# chosen; beyond that many, an even spread of them.
+_ALTERNATIVES = 80
 # How many redrawn positions are tried when deciding whether an action revealed something.
 _RESAMPLES = 4
 
@@ -248,11 +249,12 @@ class Session:
 
     # --- the log as a seat may read it ---------------------------------------
     def visible(self, index: int, viewer: int | None) -> bool:
-        """Whether `viewer` learnt what `log[index]` was.
+        """Whether `viewer` learnt exactly what `log[index]` was.
 
         A line is shown when its taker is the viewer, when the game hides nothing, or
-        when another choice at that point would have left the viewer a different view.
-        Once the game is over every line is shown.
+        when every other choice open at that point would have left the viewer a
+        different view; if some other choice looks the same to the viewer, the line is
+        hidden. Once the game is over every line is shown.
         """
         if self.state.is_terminal() or self.game.info.information == "perfect":
             return True
@@ -261,15 +263,13 @@ class Session:
             return self._visible[key]
         m = self.match
         actor = m.seat_of(index)
-        result: bool
-        if viewer is not None and actor == viewer:
-            result = True
-        else:
+        result = True
+        if viewer is None or actor != viewer:
             before, action = m.history[index], m.log[index]
             seen = m.history[index + 1].observation(viewer)
             others = [a for a in before.legal_actions() if a != action]
             step = max(1, len(others) // _ALTERNATIVES)
-            result = not others or any(
+            result = all(
                 before.apply_unchecked(a).observation(viewer) != seen
                 for a in others[::step][:_ALTERNATIVES]
             )
