@@ -42,6 +42,7 @@ OBSERVATION_KEYS = {
     "winners",
     "end",
     "money_variant",
+    "log",
 }
 
 
@@ -129,6 +130,8 @@ def test_states_round_trip_through_json(seed: int, steps: int, players: int) -> 
         {"turns": True},
         {"end": "won"},
         {"firsts": [[]] * 11},
+        {"log": ["a"] * 7},
+        {"log": [3]},
     ],
 )
 def test_bad_json_is_refused(change: dict[str, object]) -> None:
@@ -203,3 +206,20 @@ def test_json_with_impossible_values_is_refused(change: dict[str, object]) -> No
     data.update(change)
     with pytest.raises(ValueError, match="out of range"):
         s.game.state_from_json(data)
+
+
+def test_the_log_keeps_the_last_six_public_events() -> None:
+    g = tianxia.load_game("mandarin", players=2)
+    s = g.new_initial_state().apply("sign rat").apply("sign horse")
+    assert s.observation(None)["log"] == ["seat 0: sign rat", "seat 1: sign horse"]
+    for _ in range(3):
+        s = s.apply("die 3")
+    assert s.observation(1)["log"] == [
+        "seat 0: sign rat",
+        "seat 1: sign horse",
+        "die 3",
+        "die 3",
+        "die 3",
+    ]
+    s = s.apply("die 3").apply("die 3")
+    assert len(s.observation(0)["log"]) == 6 and s.observation(0)["log"][0] == "seat 1: sign horse"

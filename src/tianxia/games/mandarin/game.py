@@ -132,7 +132,14 @@ class Mandarin(Game):
                 raise ValueError(f"mandarin state: {key} must have one entry per seat")
         if len(fields["owner"]) != TILE_COUNT or len(fields["firsts"]) != ANIMAL_COUNT:
             raise ValueError("mandarin state: owner has 72 entries and firsts 12")
+        log = fields["log"]
+        if not isinstance(log, tuple) or len(log) > rules.LOG_LENGTH:
+            raise ValueError(f"mandarin state: log holds at most {rules.LOG_LENGTH} events")
+        if not all(isinstance(e, str) for e in log):
+            raise ValueError("mandarin state: log holds event texts")
         for key, value in fields.items():
+            if key == "log":
+                continue
             if key == "end":
                 if value not in ("", "collection", "cap"):
                     raise ValueError(f"mandarin state: end {value!r} is unknown")

@@ -182,8 +182,13 @@ def chance_outcomes(s: MandarinState) -> list[tuple[Action, float]]:
 
 
 # --- transitions ---------------------------------------------------------------
+LOG_LENGTH = 6
+
+
 def apply(s: MandarinState, a: Action) -> MandarinState:
     n = s.copy()
+    event = str(a) if s.phase in CHANCE_PHASES else f"seat {s.actor}: {a}"
+    n.log = (*s.log[1 - LOG_LENGTH :], event)
     if isinstance(a, Bid):
         n.high = a.amount
         n.bidder = s.actor

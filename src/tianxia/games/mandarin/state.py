@@ -39,6 +39,7 @@ FIELDS = (
     "winners",
     "end",
     "last_roll",
+    "log",
 )
 
 
@@ -65,6 +66,7 @@ class MandarinState(State):
         passed: seats whose tile the mover may take after passing them.
         winners, end: the result ("", "collection" or "cap").
         last_roll: the last pips thrown (0: none yet).
+        log: the last few public events, in notation (`seat 1: bid 300`, `die 4`).
     """
 
     __slots__ = FIELDS
@@ -93,6 +95,7 @@ class MandarinState(State):
     winners: tuple[int, ...]
     end: str
     last_roll: int
+    log: tuple[str, ...]
 
     def __init__(self, game: Mandarin, **fields: Any) -> None:
         super().__init__(game)
@@ -121,6 +124,7 @@ class MandarinState(State):
             "winners": (),
             "end": "",
             "last_roll": 0,
+            "log": (),
         }
         unknown = set(fields) - set(defaults)
         if unknown:

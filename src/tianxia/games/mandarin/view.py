@@ -68,6 +68,7 @@ def observation(s: MandarinState, seat: int | None) -> JSON:
         "winners": list(s.winners),
         "end": s.end,
         "money_variant": s.game.money_variant,
+        "log": list(s.log),
     }
 
 
