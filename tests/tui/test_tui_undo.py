@@ -161,6 +161,7 @@ class TalliesState(State):
     def observation(self, seat: int | None) -> JSON:
         sees = seat is not None and self.peeked[seat]
         return {
+            "to_move": self.current_player(),
             "tally": list(self.tally),
             "turn": self.turn,
             "adds": self.adds,
