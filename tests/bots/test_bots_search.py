@@ -17,6 +17,13 @@ def _highcard_with(cards: tuple[int, int]) -> State:
     return game.new_initial_state().apply(f"deal {cards[0]}").apply(f"deal {cards[1]}")
 
 
+@pytest.mark.parametrize("chance", ["open", "closed"])
+def test_both_ways_of_searching_chance_find_the_swap(chance: str) -> None:
+    state = _highcard_with((1, 4))
+    bot = tianxia.bots.make("ismcts", state.game, 0, seed=2, simulations=60, chance=chance)
+    assert str(bot.act(state)) == "swap"
+
+
 @pytest.mark.parametrize("bot_name", ["greedy", "ismcts", "pimc"])
 def test_a_low_card_is_swapped_and_a_high_card_kept(bot_name: str) -> None:
     low = _highcard_with((1, 4))
@@ -92,6 +99,7 @@ def test_ismcts_with_a_time_limit_alone_still_decides() -> None:
         ({"rollout_depth": True}, "rollout_depth must be a number"),
         ({"prior_visits": -1}, "prior_visits must be >= 0"),
         ({"prior_worlds": 0}, "prior_worlds must be >= 1"),
+        ({"chance": "ajar"}, "chance must be open or closed"),
     ],
 )
 def test_bad_search_options_are_refused(options: dict, message: str) -> None:

@@ -4,8 +4,9 @@ Every simulation draws a fresh determinisation of the bot's information state wi
 `resample_from_infostate`, walks the one shared tree with UCT restricted to the actions
 legal in that determinisation (Cowling, Powley and Whitehouse 2012), adds one node, plays
 random moves for at most `rollout_depth` decisions and then scores the position with the
-game's evaluation hook. Chance outcomes are drawn from the bot's own stream and do not
-branch the tree (open loop), so hidden deals do not split the statistics.
+game's evaluation hook. Chance outcomes are drawn from the bot's own stream; by default
+each outcome has its own subtree (`chance="closed"`), so the actions after a roll of six
+are not judged with those after a one.
 
 `pimc` shares the machinery but searches a few determinisations fixed for the whole
 decision, one tree each, and sums their root statistics.
@@ -54,6 +55,9 @@ class ISMCTSBot(Bot):
             budget spread over many actions never plays worse than one ply of look-ahead
             (0: no prior).
         prior_worlds: determinisations that one-ply value is averaged over.
+        chance: `closed` (each outcome drawn in the tree gets its own subtree) or `open`
+            (outcomes do not branch the tree; decisions after a die share statistics,
+            which measured weaker on China and Mandarin).
     """
 
     NAME = "ismcts"
@@ -64,6 +68,7 @@ class ISMCTSBot(Bot):
         "rollout_depth": 4,
         "prior_visits": 4,
         "prior_worlds": 4,
+        "chance": "closed",
     }
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
@@ -90,6 +95,11 @@ class ISMCTSBot(Bot):
         self.prior_worlds: int = _check_number(
             self.NAME, "prior_worlds", o["prior_worlds"], kind=int, low=1
         )
+        if o["chance"] not in ("open", "closed"):
+            raise ValueError(
+                f"{self.NAME}: option chance must be open or closed, not {o['chance']!r}"
+            )
+        self.closed_chance: bool = o["chance"] == "closed"
         self.last_simulations = 0
         self.last_seconds = 0.0
 
@@ -149,6 +159,7 @@ class ISMCTSBot(Bot):
     def _simulate(self, root: _Node, state: State) -> None:
         rng = self.rng
         c = self.exploration
+        closed = self.closed_chance
         log = math.log
         sqrt = math.sqrt
         node = root
@@ -159,7 +170,13 @@ class ISMCTSBot(Bot):
                 result = values(state)
                 break
             if p == CHANCE:
-                state = state.apply_unchecked(sample_chance(state, rng))
+                outcome = sample_chance(state, rng)
+                state = state.apply_unchecked(outcome)
+                if closed:
+                    below = node.children.get(outcome)
+                    if below is None:
+                        below = node.children[outcome] = _Node(CHANCE)
+                    node = below
                 continue
             legal = state.legal_actions()
             children = node.children
