@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--runs", type=Path, default=None, help="tournament logs and charts (default: OUT/runs)"
+    )
     args = parser.parse_args(argv)
     names = args.names or tianxia.list_games()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -50,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": " ".join(platform.uname()),
         "cores": os.cpu_count(),
         "python": platform.python_version(),
-        "settings": {k: v for k, v in vars(args).items() if k != "out"},
+        "settings": {k: v for k, v in vars(args).items() if k not in ("out", "runs")},
         "strength": [],
         "speed": [],
     }
@@ -74,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
                 row, result = strength(game, bot, opponent, games, args.seed, args.workers)
                 entry = asdict(row) | {"wall_seconds": time.perf_counter() - started}
                 run["strength"].append(entry)
-                result.save(args.out / "runs" / f"{name}-{n}p-{bot.split(':')[0]}")
+                runs = args.runs or args.out / "runs"
+                result.save(runs / f"{name}-{n}p-{bot.split(':')[0]}")
                 _say(
                     f"{name} {n}p {bot} vs {opponent}: {row.win_rate:.0%} of seats won, "
                     f"{row.share_ratio:.2f}x fair ({row.target}: "
