@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Static
+from textual.widgets import RichLog, Select, Static
 
 import tianxia
 from tianxia.core import Match
@@ -117,6 +117,8 @@ async def test_a_full_game_against_a_bot_ends_with_the_scores() -> None:
     app.bot_delay = 0
     async with app.run_test(size=SIZE) as pilot:
         table = await start(app, pilot)
+        assert table.session.game.players == 3
+        assert [p.label() for p in table.session.seats] == ["human", "bot (random)", "bot (easy)"]
         await pilot.press("down", "enter")  # swap
         await settle(app, pilot)
         state = table.session.state
@@ -264,3 +266,25 @@ async def test_setup_refuses_a_bad_seed_and_starts_nothing() -> None:
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         assert "whole number" in text_of(app, "#setup-message")
+
+
+@sync
+async def test_setup_lays_out_players_options_and_seats_of_the_chosen_game() -> None:
+    app = TianxiaApp(game="highcard", bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        assert len(screen.query("#seats Select")) == 2
+        screen.query_one("#players", Select).value = 3
+        await pilot.pause()
+        assert len(screen.query("#seats Select")) == 3
+        screen.query_one("#opt-swaps", Select).value = "0"  # the first choice: no swaps
+        screen.query_one("#seat-1", Select).value = "human"
+        await pilot.pause()
+        await pilot.click("#start")
+        await pilot.pause()
+        table = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        assert table.session.game.players == 3
+        assert table.session.game.options["swaps"] is False
+        assert table.session.humans() == [0, 1]

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from tianxia.tui.app import TianxiaApp
 
 SEAT_CHOICES = ["human", *STRENGTHS]
+# Keys of a final observation shown with the scores (besides any naming scores or a breakdown).
+FINAL_KEYS = ("final", "result", "results", "winners", "winner", "all_money", "ended", "end")
 
 
 def playable_games() -> list[str]:
@@ -116,7 +118,7 @@ def final_scores(state: State, ctx: Context) -> RenderableType:
     obs = state.observation(None)
     if isinstance(obs, dict):
         for key, value in obs.items():
-            if "breakdown" in key or "scor" in key or key in ("final", "result", "results"):
+            if "breakdown" in key or "scor" in key or key in FINAL_KEYS:
                 parts.append(generic.block(key, value, ctx))
     return Group(*parts)
 
@@ -202,6 +204,8 @@ class SetupScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.loaded: Match | None = None
+        self._built = ""
+        self._built_players = 0
 
     @property
     def tx(self) -> TianxiaApp:
@@ -247,14 +251,16 @@ class SetupScreen(Screen[None]):
 
     @on(Select.Changed, "#game")
     async def game_changed(self, event: Select.Changed) -> None:
-        if self.loaded is None:
+        # The select also reports its first value once mounted; that game is laid out already.
+        if self.loaded is None and event.value != self._built:
             await self.rebuild(event.value, None)
 
     @on(Select.Changed, "#players")
     async def players_changed(self, event: Select.Changed) -> None:
-        if self.loaded is None and isinstance(event.value, int):
+        players = self.query_one("#players", Select).value
+        if self.loaded is None and isinstance(players, int) and players != self._built_players:
             game = self.query_one("#game", Select).value
-            await self.rebuild(game, event.value, keep_players=True)
+            await self.rebuild(game, players, keep_players=True)
 
     async def rebuild(
         self,
@@ -265,9 +271,11 @@ class SetupScreen(Screen[None]):
     ) -> None:
         """Lay out the player count, options and seats of game `name`."""
         cls = game_class(str(name))
+        self._built = str(name)
         preset = self.tx.preset
         if players is None or not cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
             players = cls.MIN_PLAYERS
+        self._built_players = players
         if not keep_players:
             sel = self.query_one("#players", Select)
             with self.prevent(Select.Changed):
