@@ -26,6 +26,7 @@ from tianxia.tui.screens import (
     ReplayScreen,
     SetupScreen,
 )
+from tianxia.tui.session import SeatPlan, Session
 
 SIZE = (120, 40)
 
@@ -288,3 +289,30 @@ async def test_setup_lays_out_players_options_and_seats_of_the_chosen_game() -> 
         assert table.session.game.players == 3
         assert table.session.game.options["swaps"] is False
         assert table.session.humans() == [0, 1]
+
+
+@sync
+async def test_a_failing_bot_is_reported_and_the_position_kept() -> None:
+    app = TianxiaApp(game="highcard", seats=["random", "human"], seed=6, bot_delay=0)
+
+    class Broken:
+        def act(self, state: Any) -> Any:
+            raise RuntimeError("no idea")
+
+        def explain(self) -> str:
+            return ""
+
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        session = Session(
+            Match(tianxia.load_game("highcard"), seed=1),
+            [SeatPlan("bot", "random"), SeatPlan("human")],
+        )
+        session.bots[0] = Broken()
+        before = session.state
+        await app.push_screen(GameScreen(session, bot_delay=0))
+        await settle(app, pilot)
+        assert session.state is before
+        assert "P1's bot failed" in text_of(app, "#message")

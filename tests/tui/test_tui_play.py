@@ -1,6 +1,6 @@
 """A full game of every registered title played through the terminal player by
 keystrokes: seat 0 a person choosing from the list or typing the notation, the other
-seats random bots."""
+seats greedy bots (the "easy" strength: fast, and purposeful enough to end games soon)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def plain(widget: Static) -> str:
 async def test_a_full_game_by_keystrokes_against_bots(name: str) -> None:
     cls = tianxia.core.game_class(name)
     players = cls.MIN_PLAYERS
-    seats = ["human"] + ["random"] * (players - 1)
+    seats = ["human"] + ["easy"] * (players - 1)
     app = TianxiaApp(game=name, players=players, seats=seats, seed=3, bot_delay=0)
     chooser = random.Random(5)
     async with app.run_test(size=(160, 50)) as pilot:

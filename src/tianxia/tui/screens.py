@@ -456,6 +456,9 @@ class GameScreen(Screen[None]):
         game = self.session.game
         self.title = game.info.title
         self.sub_title = f"{game.players} players, seed {self.session.match.seed}"
+        # Fixed heights: a part that may change its height costs a layout pass per move.
+        self.query_one("#seats", Static).styles.height = game.players
+        self.query_one("#prompt", Static).styles.height = 2
         self.refresh_view()
         self.advance()
 
@@ -485,6 +488,7 @@ class GameScreen(Screen[None]):
         if not self.changed("prompt", (state, my_turn, s.can_undo() if my_turn else False)):
             pass
         elif state.is_terminal():
+            prompt.styles.height = "auto"
             prompt.update(Group(Text("The game is over.", style="bold"), final_scores(state, ctx)))
         elif my_turn:
             n = len(state.legal_actions())
@@ -572,7 +576,7 @@ class GameScreen(Screen[None]):
                 self.action_game_over()
             return
         if s.bot_to_move():
-            self.run_worker(self.bot_move(s.state), group="bot")
+            self.run_worker(self.bot_move(s.state), group="bot", exit_on_error=False)
         elif s.hotseat and self.shown != s.to_move() and not self._handing_over:
             seat = s.to_move()
             self._handing_over = True
@@ -597,7 +601,13 @@ class GameScreen(Screen[None]):
             a = bot.act(state)
             return a, bot.explain()
 
-        action, why = await asyncio.to_thread(think)
+        try:
+            action, why = await asyncio.to_thread(think)
+        except Exception as e:
+            # A failing bot must not take the game down: the position stays, and saving
+            # it keeps the case.
+            self.say(Text(f"{seat_name(seat)}'s bot failed: {e!r}. Save the game (s).", "red"))
+            return
         if s.play_bot(seat, state, action, why):
             # Without a pause between bot moves nobody could follow them, so the table is
             # drawn only once the bots are through.
