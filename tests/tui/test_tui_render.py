@@ -1,0 +1,72 @@
+"""Every board renderer draws every position of a seeded random game, for each seat and
+for a spectator, and shows what the observation holds."""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+import tianxia
+from tianxia.core import Match
+from tianxia.tui.render import Context, generic, render, renderer_for
+
+
+def drawn(name: str, obs: Any, ctx: Context) -> str:
+    console = Console(width=140, record=True, file=io.StringIO(), color_system=None)
+    console.print(render(name, obs, ctx))
+    return console.export_text()
+
+
+def expected(name: str, obs: dict[str, Any]) -> list[str]:
+    """Words the board must show for this observation."""
+    if name == "china":
+        return [p["name"] for p in obs["provinces"]]
+    if name == "greatwall":
+        return [s["name"] for s in obs["sections"]] + [str(f) for f in obs["scores"]]
+    if name == "emperor":
+        return ["Emperor of China", "borders"] + [str(p["score"]) for p in obs["players"]]
+    if name == "mandarin":
+        return ["rat", "ox", "tiger", "pig", f"dispenser: {obs['dispenser']}"]
+    if name == "silkroad":
+        return ["Samarkand", "Venedig"] + [m["colour"] for m in obs["merchants"]]
+    return []
+
+
+@pytest.mark.parametrize("name", tianxia.list_games())
+def test_every_position_is_drawn_for_every_seat_and_a_spectator(name: str) -> None:
+    game = tianxia.load_game(name)
+    match = Match(game, seed=4)
+    rng = random.Random(4)
+    step = 0
+    while True:
+        if step % 15 == 0 or match.state.is_terminal():
+            for viewer in [None, *range(game.players)]:
+                obs = match.state.observation(viewer)
+                names = tuple(f"P{i + 1}" for i in range(game.players))
+                text = drawn(name, obs, Context(viewer, game.players, names))
+                for word in expected(name, obs):
+                    assert word in text, f"{word!r} missing from the board of {name}"
+        if match.state.is_terminal():
+            break
+        match.resolve_chance()
+        if not match.state.is_terminal():
+            match.play(rng.choice(match.state.legal_actions()))
+        step += 1
+
+
+def test_a_game_without_its_own_renderer_gets_the_generic_one() -> None:
+    assert renderer_for("highcard") is generic.render
+    obs = {"seat": 1, "cards": [1, 2], "players": [{"score": 3}, {"score": 5}]}
+    text = drawn("highcard", obs, Context(1, 2, ("P1", "P2")))
+    assert "P2" in text  # the seat, by its name
+    assert "1, 2" in text
+    assert "score" in text and "3" in text and "5" in text
+
+
+@pytest.mark.parametrize("name", [n for n in tianxia.list_games() if n != "highcard"])
+def test_each_game_has_its_own_renderer(name: str) -> None:
+    assert renderer_for(name) is not generic.render
