@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Select, Static
+from textual.widgets import OptionList, RichLog, Select, Static
 
 import tianxia
 from tianxia.core import Match
@@ -316,3 +316,17 @@ async def test_a_failing_bot_is_reported_and_the_position_kept() -> None:
         await settle(app, pilot)
         assert session.state is before
         assert "P1's bot failed" in text_of(app, "#message")
+
+
+@sync
+async def test_a_move_is_chosen_with_the_mouse() -> None:
+    app = TianxiaApp(game="highcard", seats=["human", "random"], seed=8, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        actions = table.query_one("#actions", OptionList)
+        assert [str(o.prompt) for o in actions.options] == ["stay", "swap"]
+        # The list has a border row above its first option.
+        await pilot.click("#actions", offset=(4, 2))
+        await settle(app, pilot)
+        assert str(table.session.match.log[2]) == "swap"
+        assert table.session.match.seat_of(2) == 0
