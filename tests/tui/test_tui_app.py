@@ -219,6 +219,11 @@ async def test_save_load_and_replay_step_by_step(tmp_path: Path) -> None:
         assert table.session.state.is_terminal()
         table.session.save(path)
         final = Match.load(path)
+        await pilot.press("escape", "q")  # close the scores, back to the set-up
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        assert setup.loaded is None, "the loaded game is not started twice"
+        assert not setup.query_one("#game", Select).disabled
 
     app = TianxiaApp(game="highcard", bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:

@@ -362,6 +362,14 @@ class SetupScreen(Screen[None]):
             self.say(str(e))
             return
         self.tx.push_screen(GameScreen(session, bot_delay=self.tx.bot_delay))
+        if self.loaded is not None:
+            # The loaded match now belongs to the table; coming back starts afresh.
+            self.loaded = None
+            for w in [self.query_one("#game"), self.query_one("#players"), self.query_one("#seed")]:
+                w.disabled = False
+            for w in self.query_one("#options").query(Select):
+                w.disabled = False
+            self.say("", False)
 
     @on(Button.Pressed, "#load")
     def ask_load(self) -> None:
