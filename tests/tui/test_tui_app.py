@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import OptionList, RichLog, Select, Static
@@ -175,15 +176,18 @@ async def test_hotseat_hides_each_hand_behind_a_hand_over() -> None:
 
 
 @sync
-async def test_save_load_and_replay_step_by_step(tmp_path: Path) -> None:
+async def test_save_load_and_replay_step_by_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Files are named relative to the working folder, so the keystrokes stay few.
+    monkeypatch.chdir(tmp_path)
     path = tmp_path / "hc.json"
     app = TianxiaApp(game="highcard", seats=["human", "random"], seed=11, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         table = await start(app, pilot)
         await pilot.press("s")
         assert isinstance(app.screen, PathPrompt)
-        await pilot.press(*(["backspace"] * 40))
-        await type_in(pilot, str(path))
+        await type_in(pilot, "hc.json")  # replaces the proposed name, which is selected
         await pilot.press("enter")
         saved = json.loads(path.read_text())
         assert saved["game"] == "highcard"
@@ -197,16 +201,14 @@ async def test_save_load_and_replay_step_by_step(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.click("#load")
-        await pilot.press(*(["backspace"] * 40))
-        await type_in(pilot, str(bad))
+        await type_in(pilot, "bad.json")
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         assert "not a saved game" in text_of(app, "#setup-message")
 
         await pilot.click("#load")
-        await pilot.press(*(["backspace"] * 40))
-        await type_in(pilot, str(path))
+        await type_in(pilot, "hc.json")  # replaces the proposed name, which is selected
         await pilot.press("enter")
         await pilot.pause()
         assert "Continuing" in text_of(app, "#setup-message")
@@ -229,8 +231,7 @@ async def test_save_load_and_replay_step_by_step(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.click("#replay")
-        await pilot.press(*(["backspace"] * 40))
-        await type_in(pilot, str(path))
+        await type_in(pilot, "hc.json")  # replaces the proposed name, which is selected
         await pilot.press("enter")
         await pilot.pause()
         screen = app.screen
