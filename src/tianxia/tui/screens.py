@@ -467,6 +467,7 @@ class GameScreen(Screen[None]):
         # Fixed heights: a part that may change its height costs a layout pass per move.
         self.query_one("#seats", Static).styles.height = game.players
         self.query_one("#prompt", Static).styles.height = 2
+        self.query_one("#log", RichLog).border_title = "log"
         self.refresh_view()
         self.advance()
 
@@ -487,6 +488,8 @@ class GameScreen(Screen[None]):
         obs = state.observation(viewer)
         if self.changed("board", (obs, ctx)):
             self.query_one("#board", Static).update(render(s.game.NAME, obs, ctx))
+            who = "a spectator" if viewer is None else seat_name(viewer)
+            self.query_one("#board-pane").border_title = f"the board as {who} sees it"
         if self.changed("seats", (s.to_move(), viewer)):
             self.query_one("#seats", Static).update(self.seats_table(viewer))
         self.refresh_log([(x.index, x.seat, x.text) for x in s.log_lines(viewer)])
