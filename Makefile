@@ -17,7 +17,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/tianxia play
+	$(BIN)/tianxia tui
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests

@@ -29,7 +29,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 import tianxia
-from tianxia.core import CHANCE, Action, IllegalActionError, Match, NotationError, State, registry
+from tianxia.core import CHANCE, Action, IllegalActionError, Match, NotationError, State
 from tianxia.core.registry import game_class
 from tianxia.tui.render import Context, generic, render
 from tianxia.tui.render.common import seat_style
@@ -44,23 +44,8 @@ FINAL_KEYS = ("final", "result", "results", "winners", "winner", "all_money", "e
 
 
 def playable_games() -> list[str]:
-    """The registered games, leaving out any whose package fails to import.
-
-    `list_games` stops at the first game that cannot be imported; the set-up screen
-    should still offer the others, so the names are tried one by one then.
-    """
-    try:
-        return tianxia.list_games()
-    except Exception:
-        names = [*getattr(registry, "_LAZY", {}), *getattr(registry, "_REGISTRY", {})]
-    out: list[str] = []
-    for name in dict.fromkeys(names):
-        try:
-            game_class(name)
-        except Exception:
-            continue
-        out.append(name)
-    return out
+    """The registered games, in the registry's order."""
+    return tianxia.list_games()
 
 
 def load_saved(path: str) -> Match:
