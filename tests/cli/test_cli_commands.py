@@ -94,3 +94,14 @@ def test_bench_measures_a_game(tmp_path: Path) -> None:
     row = data["games"]["highcard"]
     assert row["steps_per_s"] > 0 and row["apply_us"] > 0 and row["peak_kib"] > 0
     assert data["machine"]["cores"]
+
+
+def test_bench_through_the_research_interfaces(tmp_path: Path) -> None:
+    rec = tmp_path / "bench.json"
+    out = runner.invoke(
+        app, ["bench", "-g", "highcard", "--seconds", "0.1", "--interfaces", "--record", str(rec)]
+    )
+    assert out.exit_code == 0, out.output
+    rows = json.loads(rec.read_text())["interfaces"]["highcard"]["interfaces"]
+    assert set(rows) >= {"engine", "openspiel", "pettingzoo", "gym"}
+    assert all(r["steps_per_s"] > 0 for r in rows.values())

@@ -19,9 +19,6 @@ A step is one applied action, chance outcomes included, so the figures compare d
 
 from __future__ import annotations
 
-import datetime as dt
-import os
-import platform
 import random
 import time
 from collections.abc import Callable
@@ -31,28 +28,9 @@ import numpy as np
 
 import tianxia
 from tianxia.core import Game, sample_chance
+from tianxia.machine import machine
 
 INTERFACES = ("engine", "engine_observing", "openspiel", "pettingzoo", "gym")
-
-
-def machine() -> dict[str, Any]:
-    """Where and when the figures were taken."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {
-        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-    }
 
 
 def _timed(one_game: Callable[[int], tuple[int, int]], seconds: float) -> dict[str, float]:

@@ -9,10 +9,7 @@ each game's rate is printed as a ratio to tic-tac-toe's.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-import os
-import platform
 import random
 import time
 import tracemalloc
@@ -26,6 +23,7 @@ from rich.table import Table
 import tianxia
 from tianxia.cli.app import app
 from tianxia.core import CHANCE, Action, Game, State, sample_chance
+from tianxia.machine import machine
 
 
 def random_playouts(game: Game, seconds: float, seed: int = 0) -> dict[str, float]:
@@ -144,24 +142,6 @@ def openspiel_playouts(name: str, seconds: float, seed: int = 0) -> dict[str, fl
     return {"steps_per_s": steps / elapsed, "playouts_per_s": playouts / elapsed}
 
 
-def machine() -> dict[str, Any]:
-    cpu = platform.processor() or ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "date": dt.date.today().isoformat(),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-    }
-
-
 def run_bench(names: list[str], seconds: float, players: int | None = None) -> dict[str, Any]:
     results: dict[str, Any] = {"machine": machine(), "seconds": seconds, "games": {}}
     ttt = openspiel_playouts("python_tic_tac_toe", seconds)
@@ -235,13 +215,27 @@ def bench(
     record: Path | None = typer.Option(
         None, "--record", help="also write the results as JSON here"
     ),
+    interfaces: bool = typer.Option(
+        False, "--interfaces", help="also measure OpenSpiel, PettingZoo and Gymnasium (extra rl)"
+    ),
 ) -> None:
     """Measure every game's speed (and OpenSpiel's, when installed)."""
     names = game or tianxia.list_games()
     if seconds <= 0:
         raise typer.BadParameter("--seconds must be positive")
     results = run_bench(names, seconds, players or None)
-    Console().print(render(results))
+    console = Console()
+    console.print(render(results))
+    if interfaces:
+        try:
+            from tianxia.adapters import bench as interface_bench
+        except ImportError as e:
+            raise typer.BadParameter(f"--interfaces needs the extra 'rl' ({e})") from e
+        results["interfaces"] = {}
+        for name in names:
+            result = interface_bench.run(name, seconds, players or None)
+            results["interfaces"][name] = result
+            console.print(interface_bench.to_markdown(result))
     if record is not None:
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
