@@ -48,4 +48,5 @@ def test_info_is_declared(name: str) -> None:
     info = game.info
     assert info.name == name and info.title and info.version >= 1
     assert info.num_distinct_actions > 0 and info.max_game_length > 0
-    json.dumps({k: v for k, v in game.spec().items()})
+    json.dumps(game.spec())
+    json.dumps(game.layout())

@@ -28,7 +28,9 @@ def expected(name: str, obs: dict[str, Any]) -> list[str]:
     if name == "greatwall":
         return [s["name"] for s in obs["sections"]] + [str(f) for f in obs["scores"]]
     if name == "emperor":
-        return ["Emperor of China", "borders"] + [str(p["score"]) for p in obs["players"]]
+        return ["Emperor of China", "borders", "Kiangsu", "~"] + [
+            str(p["score"]) for p in obs["players"]
+        ]
     if name == "mandarin":
         return ["rat", "ox", "tiger", "pig", f"dispenser: {obs['dispenser']}"]
     if name == "silkroad":
@@ -47,7 +49,7 @@ def test_every_position_is_drawn_for_every_seat_and_a_spectator(name: str) -> No
             for viewer in [None, *range(game.players)]:
                 obs = match.state.observation(viewer)
                 names = tuple(f"P{i + 1}" for i in range(game.players))
-                text = drawn(name, obs, Context(viewer, game.players, names))
+                text = drawn(name, obs, Context(viewer, game.players, names, layout=game.layout()))
                 for word in expected(name, obs):
                     assert word in text, f"{word!r} missing from the board of {name}"
         if match.state.is_terminal():

@@ -191,6 +191,15 @@ class Game(ABC):
             raise NotationError(repr(text), "notation must be a string")
         return self.codec.parse(text)
 
+    def layout(self) -> JSON:
+        """The printed, unchanging parts a renderer needs to draw the board (map
+        coordinates, borders, the track, card texts), as JSON-able data.
+
+        Public by nature and the same in every state, so it is not repeated in each
+        observation. Empty unless the game fills it.
+        """
+        return {}
+
     def observation_tensor_size(self) -> int:
         """Length of `State.observation_tensor`."""
         return 1024

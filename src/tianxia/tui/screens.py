@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -29,7 +30,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 import tianxia
-from tianxia.core import CHANCE, Action, IllegalActionError, Match, NotationError, State
+from tianxia.core import CHANCE, Action, Game, IllegalActionError, Match, NotationError, State
 from tianxia.core.registry import game_class
 from tianxia.tui.render import Context, generic, render
 from tianxia.tui.render.common import seat_style
@@ -62,13 +63,14 @@ def load_saved(path: str) -> Match:
         raise ValueError(f"{path} does not replay: {e}") from e
 
 
-def context(session_or_players: Session | int, viewer: int | None) -> Context:
-    n = (
-        session_or_players
-        if isinstance(session_or_players, int)
-        else session_or_players.game.players
+def context(game: Game, viewer: int | None) -> Context:
+    n = game.players
+    return Context(
+        viewer=viewer,
+        players=n,
+        names=tuple(seat_name(i) for i in range(n)),
+        layout=game.layout(),
     )
-    return Context(viewer=viewer, players=n, names=tuple(seat_name(i) for i in range(n)))
 
 
 def log_line(index: int, seat: int, text: str, cursor: bool = False) -> Text:
@@ -464,12 +466,10 @@ class GameScreen(Screen[None]):
         s = self.session
         state = s.state
         viewer = self.viewer()
-        ctx = context(s, viewer)
+        ctx = context(s.game, viewer)
         my_turn = self.awaiting_human()
         if my_turn:
-            ctx = Context(
-                ctx.viewer, ctx.players, ctx.names, tuple(map(str, state.legal_actions()))
-            )
+            ctx = dataclasses.replace(ctx, highlight=tuple(map(str, state.legal_actions())))
         obs = state.observation(viewer)
         if self.changed("board", (obs, ctx)):
             self.query_one("#board", Static).update(render(s.game.NAME, obs, ctx))
@@ -693,7 +693,7 @@ class GameScreen(Screen[None]):
     def action_game_over(self) -> None:
         state = self.session.state
         if state.is_terminal():
-            ctx = context(self.session, None)
+            ctx = context(self.session.game, None)
             self.app.push_screen(MessageScreen("Game over", final_scores(state, ctx)))
 
     def action_leave(self) -> None:
@@ -735,7 +735,7 @@ class ReplayScreen(Screen[None]):
     def refresh_view(self) -> None:
         m = self.match
         state = m.history[self.step]
-        ctx = context(m.game.players, self.viewer)
+        ctx = context(m.game, self.viewer)
         self.query_one("#board", Static).update(
             render(m.game.NAME, state.observation(self.viewer), ctx)
         )

@@ -188,6 +188,22 @@ class EmperorGame(Game):
 
         return tensor_size(self.tables)
 
+    def layout(self) -> JSON:
+        """Provinces with name and map position, and borders with their obstacles."""
+        c = self.tables.c
+        return {
+            "provinces": [
+                {"id": pid, "name": name, "x": x, "y": y}
+                for pid, name, (x, y) in zip(c.province_ids, c.province_names, c.coords)
+            ],
+            "borders": [
+                {"a": b.a, "b": b.b, "obstacles": list(obstacles), "strongest": strongest}
+                for b in c.borders
+                for opened in [b.optional and self.options["honan_shensi"] == "normal"]
+                for obstacles, strongest in [((), NORMAL) if opened else (b.obstacles, b.strongest)]
+            ],
+        }
+
     def _info_extra(self) -> Mapping[str, Any]:
         c = self.tables.c
         return {"provinces": len(c.province_ids), "turns": c.turns, "reconstructed": True}

@@ -85,6 +85,17 @@ class SilkroadGame(Game):
     def seat_name(self, seat: int) -> str:
         return f"player {seat + 1}"
 
+    def layout(self) -> JSON:
+        """The track with its trade cities, the start fields, and every card's text."""
+        d = self.data
+        return {
+            "length": d.length,
+            "start_fields": list(d.start_fields),
+            "cities": [{"name": c.name, "field": c.field, "first": c.first} for c in d.cities],
+            "cards": [{"title": k.title, "text": k.text, "copies": k.copies} for k in d.cards],
+            "bazaar": [{"ounces": list(r.ounces), "miles": r.miles} for r in d.bazaar],
+        }
+
     def _codec(self) -> ActionCodec:
         k = len(self.data.cards)
         ms = range(self.merchants)

@@ -8,7 +8,7 @@ so it cannot show what the seat may not see.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,12 +26,14 @@ class Context:
         players: the number of seats.
         names: display names per seat.
         highlight: notation of actions open now (renderers may mark their targets).
+        layout: the game's printed, unchanging parts (`Game.layout()`): map, track, cards.
     """
 
     viewer: int | None
     players: int
     names: tuple[str, ...] = ()
     highlight: tuple[str, ...] = field(default_factory=tuple)
+    layout: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def name(self, seat: Any) -> str:
         if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.names):

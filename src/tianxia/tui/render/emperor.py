@@ -3,16 +3,13 @@ influence, the borders drawn by their obstacles; then the seats, cards and the b
 
 Reads the observation of `docs/rules/emperor.md` (`provinces`, `players`, `my_cards`,
 `yang_*`, `yin_*`, `battle`, ...). Where each province lies and which borders carry
-water, mountains or the Great Wall is the printed map, not the position, so it is read
-from the game's map file (honouring a user's `TIANXIA_DATA_DIR` override), never from
-the game's code.
+water, mountains or the Great Wall is the printed map, not the position: it comes from
+the game's layout (`Game.layout()`, in `Context.layout`).
 """
 
 from __future__ import annotations
 
-import functools
-import tomllib
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from rich import box
@@ -20,8 +17,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-import tianxia
-from tianxia.core.data import data_file
 from tianxia.tui.render import Context
 from tianxia.tui.render.common import Canvas, seat_chip, seat_style
 
@@ -41,29 +36,18 @@ BORDER_MARK = {
 _STRENGTH = ("great_wall", "mountains", "water")
 
 
-@functools.cache
-def printed_map(path: str) -> tuple[dict[str, dict[str, Any]], list[tuple[str, str, str]]]:
-    """Provinces by id (name, x, y) and borders `(a, b, strongest obstacle)` from the map."""
-    with Path(path).open("rb") as f:
-        raw = tomllib.load(f)
-    provinces = {p["id"]: p for p in raw.get("province", [])}
-    borders = []
-    for b in raw.get("border", []):
-        obstacles = b.get("obstacles", [])
-        strongest = next((o for o in _STRENGTH if o in obstacles), "")
-        borders.append((b["a"], b["b"], strongest))
+def printed_map(
+    layout: Mapping[str, Any],
+) -> tuple[dict[str, dict[str, Any]], list[tuple[str, str, str]]] | None:
+    """Provinces by id (name, x, y) and borders `(a, b, strongest obstacle)` from the layout."""
+    if not layout.get("provinces"):
+        return None
+    provinces = {p["id"]: p for p in layout["provinces"]}
+    borders = [
+        (b["a"], b["b"], b["strongest"] if b["strongest"] in BORDER_MARK else "")
+        for b in layout.get("borders", [])
+    ]
     return provinces, borders
-
-
-def load_map() -> tuple[dict[str, dict[str, Any]], list[tuple[str, str, str]]] | None:
-    package = Path(tianxia.__file__).parent / "games" / "emperor"
-    path = data_file("emperor", "map.toml", package)
-    if not path.is_file():
-        return None
-    try:
-        return printed_map(str(path))
-    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError):
-        return None
 
 
 def province_label(p: dict[str, Any], name: str) -> tuple[Text, Text]:
@@ -84,7 +68,7 @@ def province_label(p: dict[str, Any], name: str) -> tuple[Text, Text]:
 
 
 def board_map(obs: dict[str, Any], ctx: Context) -> Text | None:
-    printed = load_map()
+    printed = printed_map(ctx.layout)
     if printed is None:
         return None
     places, borders = printed

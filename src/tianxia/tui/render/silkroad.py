@@ -4,16 +4,14 @@ on it, the wind rose, the cards lying before each player, and the viewer's hand.
 Reads the observation of `docs/rules/silkroad.md` (`merchants`, `silver`, `hand`,
 `displays`, `wind_rose`, `milestone`, `bazaar_*`, `pile`, `discard`, `pending`). Where
 the cities lie and what each card kind says is printed on the board and the cards, not
-part of a position, so it is read from the game's data files (honouring a user's
-`TIANXIA_DATA_DIR` override), never from the game's code.
+part of a position: it comes from the game's layout (`Game.layout()`, in
+`Context.layout`).
 """
 
 from __future__ import annotations
 
-import functools
-import tomllib
 from collections import defaultdict
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from rich import box
@@ -21,8 +19,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-import tianxia
-from tianxia.core.data import data_file
 from tianxia.tui.render import Context
 from tianxia.tui.render.common import Canvas, colour, seat_chip, seat_style
 
@@ -33,27 +29,12 @@ START = ("A", "B", "C")
 MERCHANT_COLOURS = {"white": "white", "purple": "medium_purple", "blue": "dodger_blue1"}
 
 
-@functools.cache
-def _load(path: str) -> dict[str, Any]:
-    with Path(path).open("rb") as f:
-        return tomllib.load(f)
+def cities(layout: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
+    return {c["field"]: c for c in layout.get("cities", [])}
 
 
-def printed(filename: str) -> dict[str, Any]:
-    package = Path(tianxia.__file__).parent / "games" / "silkroad"
-    path = data_file("silkroad", filename, package)
-    try:
-        return _load(str(path))
-    except (OSError, tomllib.TOMLDecodeError):
-        return {}
-
-
-def cities() -> dict[int, dict[str, Any]]:
-    return {c["field"]: c for c in printed("track.toml").get("city", [])}
-
-
-def card_title(kind: int) -> str:
-    cards = printed("cards.toml").get("card", [])
+def card_title(layout: Mapping[str, Any], kind: int) -> str:
+    cards = layout.get("cards", [])
     if 0 <= kind < len(cards):
         return str(cards[kind].get("title", ""))
     return ""
@@ -74,10 +55,10 @@ def cell_of(field: int, length: int) -> tuple[int, int]:
 
 
 def track(obs: dict[str, Any], ctx: Context) -> Text:
-    length = int(printed("track.toml").get("length", 80))
+    length = int(ctx.layout.get("length", 80))
     rows = (length + PER_ROW - 1) // PER_ROW
     c = Canvas((len(START) + PER_ROW) * CELL + 2, rows * ROW_HEIGHT + 1)
-    towns = cities()
+    towns = cities(ctx.layout)
     milestone = obs.get("milestone")
     for f in range(-2, length + 1):
         x, y = cell_of(f, length)
@@ -122,11 +103,11 @@ def merchants_line(obs: dict[str, Any], ctx: Context) -> Text:
     return t
 
 
-def cards_text(kinds: list[int]) -> Text:
+def cards_text(kinds: list[int], layout: Mapping[str, Any]) -> Text:
     t = Text()
     for k in kinds:
         t.append(f"#{k + 1}", style="bold")
-        title = card_title(k)
+        title = card_title(layout, k)
         if title:
             t.append(f" {title}", style="italic")
         t.append("   ")
@@ -151,7 +132,7 @@ def seats_table(obs: dict[str, Any], ctx: Context) -> Table:
             Text(str(obs["silver"][seat]), style="bold"),
             str(obs["hand_sizes"][seat]),
             bazaar,
-            cards_text(obs["displays"][seat]),
+            cards_text(obs["displays"][seat], ctx.layout),
             str(obs["penalties_due"][seat]),
         )
     return t
@@ -170,10 +151,10 @@ def render(obs: Any, ctx: Context) -> RenderableType:
     info.add_column(style="bold")
     info.add_column()
     if ctx.viewer is not None:
-        info.add_row("Your hand", cards_text(obs.get("hand") or []))
+        info.add_row("Your hand", cards_text(obs.get("hand") or [], ctx.layout))
     pending = obs.get("pending") or {}
     if pending.get("card") is not None:
-        what = f"#{pending['card'] + 1} {card_title(pending['card'])}"
+        what = f"#{pending['card'] + 1} {card_title(ctx.layout, pending['card'])}"
         if pending.get("merchant"):
             what += f" for {pending['merchant']}"
         info.add_row("Carrying out", what)
