@@ -358,6 +358,14 @@ def heuristic(s: EmperorState, seat: int) -> float:
     """Lead over the best other state in points, squashed into [-1, 1]."""
     if s.phase == END:
         return float(rules.returns(s)[seat])
+    realms = {s.senior[x] for x in range(s.game.players)}
+    if len(realms) == 1:
+        # One state is left: every seat shares its result, which returns() scores as 0.
+        return 0.0
     terms = heuristic_terms(s, seat)
     scale = max(10.0, terms["score"], terms["best_other"]) / 2
-    return math.tanh((terms["score"] - terms["best_other"]) / scale)
+    value = math.tanh((terms["score"] - terms["best_other"]) / scale)
+    if s.phase == REPLY and len(realms) == 2:
+        # The reply may merge the last two states into one shared result: a coin flip.
+        value *= 0.5
+    return value

@@ -117,7 +117,9 @@ def heuristic(s: MandarinState, seat: int) -> float:
     if s.game.money_variant:
         score = 1.5 * t["wealth_lead"] + 0.5 * progress + t["sectors"]
     else:
-        score = 2.0 * (progress - 0.5) + 0.5 * t["sectors"] + 0.25 * t["wealth_lead"]
+        # Money wins nothing by itself here, but it buys tiles and pays rent: a seat that
+        # spends it all is left to bankruptcy, so wealth weighs as much as a sector or two.
+        score = 2.0 * (progress - 0.5) + 0.5 * t["sectors"] + 0.75 * t["wealth_lead"]
     return math.tanh(score)
 
 
