@@ -210,3 +210,16 @@ def test_resample_of_an_indistinguishable_twin_is_the_same() -> None:
             assert mine.to_json() == twin.resample_from_infostate(seat, random.Random(7)).to_json()
             checked += 1
     assert checked >= 30
+
+
+def test_heuristic_scores_one_merged_state_as_the_shared_result() -> None:
+    # A two-seat game merged into one state ends shared: returns() gives 0 to both.
+    merged = position(G2, {"hopeh": (0, 9), "honan": (0, 9)}, senior=(0, 0))
+    assert merged.heuristic(0) == 0.0 == merged.heuristic(1)
+
+
+def test_heuristic_halves_a_lead_while_a_last_merger_offer_awaits_its_reply() -> None:
+    s = position(G2, {"hopeh": (0, 9), "honan": (0, 9), "korea": (1, 1)})
+    offered = s.apply("merge 1")
+    assert offered.current_player() == 1
+    assert offered.heuristic(0) == pytest.approx(s.heuristic(0) / 2)
