@@ -223,3 +223,18 @@ def test_the_log_keeps_the_last_six_public_events() -> None:
     ]
     s = s.apply("die 3").apply("die 3")
     assert len(s.observation(0)["log"]) == 6 and s.observation(0)["log"][0] == "seat 1: sign horse"
+
+
+def test_the_heuristic_counts_a_standing_bid_as_money_promised() -> None:
+    from test_mandarin_auction import auction
+
+    s = auction(money=(3000, 3000, 3000))
+    # The lot is one face-up tile and one face-down one: worth 400 at the bank.
+    fair = s.apply("bid 400")
+    dear = s.apply("bid 2000")
+    beyond = s.apply("bid 3100")
+    assert fair.heuristic_terms(0)["wealth_lead"] == pytest.approx(0.0, abs=0.07)
+    assert dear.heuristic_terms(0)["wealth_lead"] < fair.heuristic_terms(0)["wealth_lead"]
+    # An over-bid forfeits the whole purse: worse than any bid within it.
+    assert beyond.heuristic_terms(0)["wealth_lead"] < dear.heuristic_terms(0)["wealth_lead"]
+    assert beyond.heuristic(0) < dear.heuristic(0) < fair.heuristic(0)

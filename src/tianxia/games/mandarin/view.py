@@ -98,6 +98,15 @@ def heuristic_terms(s: MandarinState, seat: int) -> dict[str, float]:
             counts[t // COLOUR_COUNT] += 1
     distinct = sum(1 for c in counts if c)
     wealth = rules.wealth(s)
+    if s.bidder >= 0 and s.high > 0:
+        # A standing bid is money already promised: the lot's worth against its price, or,
+        # for a bid beyond the bidder's money, all of it forfeited (MA-4.5).
+        b = s.bidder
+        if s.high > s.money[b]:
+            wealth[b] -= s.money[b]
+        else:
+            lot = sum(rules.TILE_VALUES[t] for t, o in enumerate(s.owner) if o == rules.LOT)
+            wealth[b] += lot + 200 * s.holes - s.high
     others = [w for i, w in enumerate(wealth) if i != seat]
     sectors = sum(1 for a in range(ANIMAL_COUNT) if rules.holder(s, a) == seat)
     return {
