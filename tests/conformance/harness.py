@@ -130,6 +130,10 @@ def _check_step(
     again = game.state_from_json(json.loads(text))
     assert again == s and again.to_json() == before
     assert again.current_player() == p and again.legal_actions() == legal
+    # the evaluation hook: in range, and the all-seat form agrees with the per-seat one
+    values = s.heuristics()
+    assert values == pytest.approx([s.heuristic(i) for i in range(game.players)])
+    assert all(-1.0 <= v <= 1.0 for v in values), values
     # observations are JSON-able
     for seat in [None, *range(game.players)]:
         json.dumps(s.observation(seat))

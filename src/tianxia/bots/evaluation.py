@@ -42,7 +42,7 @@ def values(state: State) -> list[float]:
     game = state.game
     if state.is_terminal():
         return [_rescale(game, r) for r in state.returns()]
-    hook = [_clamp(state.heuristic(s)) for s in range(game.players)]
+    hook = [_clamp(v) for v in state.heuristics()]
     if game.info.utility != "zero_sum":
         return hook
     mean = sum(hook) / len(hook)

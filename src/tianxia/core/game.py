@@ -345,6 +345,10 @@ class State(ABC):
         scale = max(1.0, sum(abs(v) for v in s) / n)
         return math.tanh((mine - best_other) / scale)
 
+    def heuristics(self) -> list[float]:
+        """`heuristic` of every seat at once; games whose terms are shared override it."""
+        return [self.heuristic(seat) for seat in range(self.game.players)]
+
     def heuristic_terms(self, seat: int) -> dict[str, float]:
         """The main terms of `heuristic`, by name, for a bot's explanation."""
         return {"score": float(self.scores()[seat])}

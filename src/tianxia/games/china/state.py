@@ -213,6 +213,9 @@ class ChinaState(State):
     def heuristic(self, seat: int) -> float:
         return view.heuristic(self, seat)
 
+    def heuristics(self) -> list[float]:
+        return view.heuristics(self)
+
     def heuristic_terms(self, seat: int) -> dict[str, float]:
         return view.heuristic_terms(self, seat)
 

@@ -215,20 +215,32 @@ def _split_pile(
 
 def heuristic_terms(s: ChinaState, seat: int) -> dict[str, float]:
     """Points so far, what unscored provinces and alliances would pay now, and road groups."""
+    return _all_terms(s)[seat]
+
+
+def _all_terms(s: ChinaState) -> list[dict[str, float]]:
+    """`heuristic_terms` of every seat, sharing the province and alliance rankings."""
     g = s.game
     n = g.players
-    provinces = 0
-    for p in g.all_provinces:
-        if not s.scored[p]:
-            provinces += rules.rank_points(s.pcount[p * n : p * n + n])[seat]
-    alliances = rules.alliance_points(s)[seat] if s.phase != "over" else 0
-    return {
-        "points": float(s.points[seat]),
-        "provinces": float(provinces) if s.phase != "over" else 0.0,
-        "alliances": float(alliances),
-        "roads": float(_road_estimate(s, seat)) if s.phase != "over" else 0.0,
-        "supply": float(sum(s.supply[seat])),
-    }
+    over = s.phase == "over"
+    provinces = [0] * n
+    alliances = [0] * n
+    if not over:
+        for p in g.all_provinces:
+            if not s.scored[p]:
+                for i, v in enumerate(rules.rank_points(s.pcount[p * n : p * n + n])):
+                    provinces[i] += v
+        alliances = list(rules.alliance_points(s))
+    return [
+        {
+            "points": float(s.points[i]),
+            "provinces": float(provinces[i]),
+            "alliances": float(alliances[i]),
+            "roads": 0.0 if over else float(_road_estimate(s, i)),
+            "supply": float(sum(s.supply[i])),
+        }
+        for i in range(n)
+    ]
 
 
 def _road_estimate(s: ChinaState, seat: int) -> int:
@@ -245,13 +257,19 @@ def _estimate(terms: dict[str, Any]) -> float:
 
 
 def heuristic(s: ChinaState, seat: int) -> float:
+    return heuristics(s)[seat]
+
+
+def heuristics(s: ChinaState) -> list[float]:
+    """Each seat's estimated points against the best other seat's, squashed into [-1, 1]."""
     if s.phase == "over":
-        return rules.returns(s)[seat]
+        return list(rules.returns(s))
     n = s.game.players
-    est = [_estimate(heuristic_terms(s, i)) for i in range(n)]
-    best_other = max(v for i, v in enumerate(est) if i != seat)
+    est = [_estimate(t) for t in _all_terms(s)]
     scale = max(10.0, sum(est) / n)
-    return math.tanh((est[seat] - best_other) / scale)
+    return [
+        math.tanh((est[i] - max(v for j, v in enumerate(est) if j != i)) / scale) for i in range(n)
+    ]
 
 
 _PHASES = ("deal", "turn", "place", "refill", "draw", "reveal", "over")
