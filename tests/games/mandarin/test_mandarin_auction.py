@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from mandarin_helpers import play, tile
 
 import tianxia
-from tianxia.core import CHANCE, IllegalActionError, NotationError, State
+from tianxia.core import CHANCE, IllegalActionError, NotationError
 from tianxia.games.mandarin import rules
 from tianxia.games.mandarin.state import MandarinState
-from tianxia.games.mandarin.tables import TABLES
-
-
-def play(s: State, *actions: str) -> MandarinState:
-    for a in actions:
-        s = s.apply(a)
-    assert isinstance(s, MandarinState)
-    return s
-
-
-def tile(name: str) -> int:
-    return TABLES.tile_names.index(name)
 
 
 def auction(players: int = 3, seat: int = 0, **fields: object) -> MandarinState:

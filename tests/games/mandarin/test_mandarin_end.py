@@ -5,34 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import pytest
+from mandarin_helpers import holdings, play, tile
 
 import tianxia
-from tianxia.core import IllegalActionError, State
+from tianxia.core import IllegalActionError
 from tianxia.games.mandarin import rules
 from tianxia.games.mandarin.state import MandarinState
 from tianxia.games.mandarin.tables import TABLES
 
 ELEVEN = [f"{a}-red" for a in TABLES.animals[:11]]  # every animal but the pig
 SIX = [f"{a}-red" for a in ("tiger", "rabbit", "dragon", "snake", "horse", "goat")]
-
-
-def holdings(by_seat: Mapping[int, Sequence[str]]) -> tuple[int, ...]:
-    owner = [rules.DISPENSER] * 72
-    for seat, names in by_seat.items():
-        for name in names:
-            owner[TABLES.tile_names.index(name)] = seat
-    return tuple(owner)
-
-
-def play(s: State, *actions: str) -> MandarinState:
-    for a in actions:
-        s = s.apply(a)
-    assert isinstance(s, MandarinState)
-    return s
-
-
-def tile(name: str) -> int:
-    return TABLES.tile_names.index(name)
 
 
 def at(
