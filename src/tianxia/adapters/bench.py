@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 import tianxia
-from tianxia.core import Game, sample_chance
+from tianxia.core import Game, choose_outcome, sample_chance
 from tianxia.machine import machine
 
 INTERFACES = ("engine", "engine_observing", "openspiel", "pettingzoo", "gym")
@@ -82,15 +82,7 @@ def _openspiel(game: Game) -> Callable[[int], tuple[int, int]]:
         steps = decisions = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                r, acc = rng.random(), 0.0
-                chosen = outcomes[-1][0]
-                for a, p in outcomes:
-                    acc += p
-                    if r < acc:
-                        chosen = a
-                        break
-                state.apply_action(chosen)
+                state.apply_action(choose_outcome(state.chance_outcomes(), rng))
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
                 decisions += 1

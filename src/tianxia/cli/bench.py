@@ -22,7 +22,7 @@ from rich.table import Table
 
 import tianxia
 from tianxia.cli.app import app
-from tianxia.core import CHANCE, Action, Game, State, sample_chance
+from tianxia.core import CHANCE, Action, Game, State, choose_outcome, sample_chance
 from tianxia.machine import machine
 
 
@@ -121,15 +121,7 @@ def openspiel_playouts(name: str, seconds: float, seed: int = 0) -> dict[str, fl
         n = 0
         while not s.is_terminal():
             if s.is_chance_node():
-                outcomes = s.chance_outcomes()
-                r = rng.random()
-                acc = 0.0
-                a = outcomes[-1][0]
-                for o, p in outcomes:
-                    acc += p
-                    if r < acc:
-                        a = o
-                        break
+                a = choose_outcome(s.chance_outcomes(), rng)
             else:
                 a = rng.choice(s.legal_actions())
             s.apply_action(a)

@@ -4,7 +4,7 @@ from tianxia.core.actions import Action, ActionCodec, action
 from tianxia.core.constants import CHANCE, TERMINAL
 from tianxia.core.errors import IllegalActionError, NotationError
 from tianxia.core.game import JSON, Game, GameInfo, OptionSpec, State
-from tianxia.core.match import Match, replay, sample_chance
+from tianxia.core.match import Match, choose_outcome, replay, sample_chance
 from tianxia.core.registry import game_class, list_games, load_game, register_game, register_lazy
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "OptionSpec",
     "State",
     "action",
+    "choose_outcome",
     "game_class",
     "list_games",
     "load_game",

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tianxia.core.actions import Action
 from tianxia.core.constants import CHANCE
 from tianxia.core.game import JSON, Game, State
 
 SAVE_FORMAT = 1
+_T = TypeVar("_T")
 
 
-def sample_chance(state: State, rng: random.Random) -> Action:
-    """One outcome of the chance node `state`, drawn from `rng` by its probabilities."""
-    outcomes = state.chance_outcomes()
+def choose_outcome(outcomes: Sequence[tuple[_T, float]], rng: random.Random) -> _T:
+    """One of `outcomes` (value, probability), drawn from `rng` by the probabilities."""
     r = rng.random()
     acc = 0.0
     for a, p in outcomes:
@@ -25,6 +25,11 @@ def sample_chance(state: State, rng: random.Random) -> Action:
         if r < acc:
             return a
     return outcomes[-1][0]
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """One outcome of the chance node `state`, drawn from `rng` by its probabilities."""
+    return choose_outcome(state.chance_outcomes(), rng)
 
 
 class Match:
