@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
-import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import typer
 
 import tianxia
+from tianxia import bots
 from tianxia.core import Action, Game, State
 
 Policy = Callable[[State], Action]
@@ -33,23 +32,8 @@ def load(name: str, players: int | None, options: Sequence[str]) -> Game:
         raise typer.BadParameter(str(e)) from e
 
 
-def random_policy(seed: int) -> Policy:
-    rng = random.Random(seed)
-
-    def act(state: State) -> Action:
-        return rng.choice(state.legal_actions())
-
-    return act
-
-
 def bot_policy(name: str, game: Game, seat: int, seed: int) -> tuple[Policy, Any]:
-    """A policy for `seat` played by bot `name` (`random` always exists)."""
-    try:
-        bots = importlib.import_module("tianxia.bots")
-    except ImportError:
-        if name != "random":
-            raise typer.BadParameter(f"bot {name!r} is not available here") from None
-        return random_policy(seed), None
+    """A policy for `seat` played by bot `name`, and the bot (for its explanations)."""
     try:
         bot = bots.make(name, game, seat, seed=seed)
     except (ValueError, KeyError) as e:

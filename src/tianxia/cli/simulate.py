@@ -10,21 +10,17 @@ from rich.progress import Progress
 from rich.table import Table
 
 from tianxia.cli.app import app
-from tianxia.cli.common import Policy, bot_policy, load
+from tianxia.cli.common import bot_policy, load
 from tianxia.core import Game, Match
+from tianxia.play import play_match
 
 
 def run_one(game: Game, bot_names: list[str], seed: int) -> Match:
     """One game from `seed`, seat i played by `bot_names[i]`."""
-    policies: list[Policy] = [
+    policies = [
         bot_policy(name, game, seat, seed * 7919 + seat)[0] for seat, name in enumerate(bot_names)
     ]
-    match = Match(game, seed=seed)
-    while True:
-        match.resolve_chance()
-        if match.state.is_terminal():
-            return match
-        match.play(policies[match.state.current_player()](match.state))
+    return play_match(game, policies, seed=seed)
 
 
 @app.command()

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -63,13 +65,19 @@ def load_saved(path: str) -> Match:
         raise ValueError(f"{path} does not replay: {e}") from e
 
 
+@functools.lru_cache(maxsize=8)
+def _layout(game: Game) -> Mapping[str, Any]:
+    """`game.layout()` is the same in every state: built once per game, not per redraw."""
+    return game.layout()
+
+
 def context(game: Game, viewer: int | None) -> Context:
     n = game.players
     return Context(
         viewer=viewer,
         players=n,
         names=tuple(seat_name(i) for i in range(n)),
-        layout=game.layout(),
+        layout=_layout(game),
     )
 
 
