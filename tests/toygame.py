@@ -16,11 +16,13 @@ from tianxia.core import (
     TERMINAL,
     Action,
     ActionCodec,
+    Event,
     Game,
     OptionSpec,
     State,
     action,
     register_game,
+    seat_name,
 )
 
 CARDS = (1, 2, 3, 4, 5, 6)
@@ -61,20 +63,18 @@ class HighCard(Game):
         return 3 * self.players
 
     def new_initial_state(self) -> HighCardState:
-        return HighCardState(self, (), (), 0)
-
-    def state_from_json(self, data: JSON) -> HighCardState:
-        return HighCardState(self, tuple(data["hands"]), tuple(data["discards"]), data["turn"])
+        return HighCardState.make(self, hands=(), discards=(), turn=0)
 
 
 class HighCardState(State):
-    __slots__ = ("discards", "hands", "turn")
+    hands: tuple[int, ...]
+    discards: tuple[int, ...]
+    turn: int
 
-    def __init__(self, game: Game, hands: tuple[int, ...], discards: tuple[int, ...], turn: int):
-        super().__init__(game)
-        self.hands = hands
-        self.discards = discards
-        self.turn = turn
+    def validate(self) -> None:
+        cards = [c for c in self.hands if c] + list(self.discards)
+        if len(set(cards)) != len(cards) or not set(cards) <= set(CARDS):
+            raise ValueError("HC: a card is held twice or is not a card of the deck")
 
     def _pending_deal(self) -> bool:
         return len(self.hands) < self.game.players or (
@@ -105,22 +105,46 @@ class HighCardState(State):
         return ("HC-1", f"{a} is a deal, which only chance makes")
 
     def _apply(self, a: Action) -> State:
-        hands, discards, turn = list(self.hands), self.discards, self.turn
+        t = self.draft()
+        hands = list(self.hands)
         if isinstance(a, Deal):
             if len(hands) < self.game.players:
                 hands.append(a.card)
             else:
-                hands[turn - 1] = a.card
+                hands[t.turn - 1] = a.card
         elif isinstance(a, Stay):
-            turn += 1
+            t.turn += 1
         else:
-            discards = (*discards, hands[turn])
-            hands[turn] = 0
-            turn += 1
-        return HighCardState(self.game, tuple(hands), discards, turn)
+            t.discards = (*t.discards, hands[t.turn])
+            hands[t.turn] = 0
+            t.turn += 1
+        t.hands = tuple(hands)
+        return t.freeze()
+
+    def event(self, action: Action, after: State) -> Event:
+        p = self.current_player()
+        if isinstance(action, Deal):
+            # The card dealt is seen by the seat it is dealt to, by nobody else.
+            seat = len(self.hands) if len(self.hands) < self.game.players else self.turn - 1
+            return Event.private(
+                f"{seat_name(seat)} is dealt a {action.card}",
+                {seat},
+                f"{seat_name(seat)} is dealt a card",
+            )
+        if isinstance(action, Swap):
+            return Event.public(f"{seat_name(p)} swaps, showing a {self.hands[p]}", reveals=True)
+        return Event.public(f"{seat_name(p)} stays")
 
     def scores(self) -> list[float]:
         return [float(c) for c in self.hands] + [0.0] * (self.game.players - len(self.hands))
+
+    def scores_for(self, seat: int | None) -> list[float | None]:
+        # The cards are the scores, and a card is hidden from the other seats until the end.
+        if self.is_terminal():
+            return list(self.scores())
+        return [float(c) if i == seat else None for i, c in enumerate(self.hands)] + [None] * (
+            self.game.players - len(self.hands)
+        )
 
     def returns(self) -> list[float]:
         n = self.game.players
@@ -140,9 +164,6 @@ class HighCardState(State):
             "hands": list(self.hands) if self.is_terminal() else None,
         }
 
-    def to_json(self) -> JSON:
-        return {"hands": list(self.hands), "discards": list(self.discards), "turn": self.turn}
-
     def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
         if self.is_terminal():
             return self
@@ -152,7 +173,7 @@ class HighCardState(State):
         hands: list[int] = []
         for i, c in enumerate(self.hands):
             hands.append(c if i == seat or c == 0 else pool.pop())
-        return HighCardState(self.game, tuple(hands), self.discards, self.turn)
+        return self.replace(hands=tuple(hands))
 
 
 def register() -> Any:

@@ -33,7 +33,7 @@ def test_zero_sum_values_are_centred_leads() -> None:
         def heuristic(self, seat: int) -> float:
             return self.hands[seat] / 10
 
-    counted = OwnProgress(game, state.hands, state.discards, state.turn)
+    counted = OwnProgress.make(game, hands=state.hands, discards=state.discards, turn=state.turn)
     assert values(counted) == pytest.approx([0.2 - 1.3 / 3, 0.5 - 1.3 / 3, 0.6 - 1.3 / 3])
     assert sum(values(counted)) == pytest.approx(0.0)
 

@@ -5,8 +5,10 @@ Used by `test_conformance.py` for every registered game, player count and option
 
 from __future__ import annotations
 
+import copy
 import json
 import math
+import pickle
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -129,7 +131,13 @@ def _check_step(
     text = json.dumps(before)
     again = game.state_from_json(json.loads(text))
     assert again == s and again.to_json() == before
+    assert hash(again) == hash(s), "equal states hash differently"
     assert again.current_player() == p and again.legal_actions() == legal
+    # pickling and deep copy round-trip, and a state refuses to change
+    assert pickle.loads(pickle.dumps(s)) == s
+    assert copy.deepcopy(s) == s
+    with pytest.raises(AttributeError):
+        s.game = game  # type: ignore[misc]
     # the evaluation hook: in range, and the all-seat form agrees with the per-seat one
     values = s.heuristics()
     assert values == pytest.approx([s.heuristic(i) for i in range(game.players)])
@@ -162,11 +170,55 @@ def _check_step(
             stats["resample_diffs"] += 1
 
 
+def check_events(match: Match, rng: random.Random, every: int = 5, alternatives: int = 6) -> None:
+    """The engine's events tell a seat no more than its observation does.
+
+    At sampled steps, for every viewer: when another choice (or a world redrawn from
+    the viewer's information) would have left the viewer the same observation, the
+    viewer's event must read the same; an event is never blank for anyone.
+    """
+    game = match.game
+    viewers: list[int | None] = [None, *range(game.players)]
+    for i in range(0, len(match.log), every):
+        before, action, after = match.history[i], match.log[i], match.history[i + 1]
+        ev = match.event(i)
+        actor = before.current_player()
+        for v in viewers:
+            text = ev.text_for(v)
+            assert isinstance(text, str) and text.strip(), f"event {i + 1} is blank for {v}"
+            if v is not None and v == actor:
+                continue
+            seen = after.observation(v)
+            others = [a for a in before.legal_actions() if a != action]
+            for b in rng.sample(others, min(alternatives, len(others))):
+                after_b = before.apply_unchecked(b)
+                if after_b.observation(v) == seen:
+                    ev_b = before.event(b, after_b)
+                    assert ev_b.text_for(v) == text, (
+                        f"event {i + 1} tells {v} which of {action} and {b} happened: "
+                        f"{text!r} / {ev_b.text_for(v)!r}"
+                    )
+                    assert not ev.visible_to(v), (
+                        f"event {i + 1} shows {v} the notation {action}, which its view hides"
+                    )
+            if v is None or actor == CHANCE:
+                continue
+            world = before.resample_from_infostate(v, random.Random(rng.random()))
+            if action in world.legal_actions():
+                after_w = world.apply_unchecked(action)
+                if after_w.observation(v) == seen:
+                    assert world.event(action, after_w).text_for(v) == text, (
+                        f"event {i + 1} reads differently to {v} in a world it cannot tell apart"
+                    )
+
+
 def check_game(case: Case, seeds: range) -> None:
     game = case.game()
     total_diffs = 0
+    assert pickle.loads(pickle.dumps(game)) == game and copy.deepcopy(game) == game
     for seed in seeds:
         match, stats = random_game(game, seed, checks=True)
+        check_events(match, random.Random(seed))
         total_diffs += stats["resample_diffs"]
         final = match.state
         # replay(log) rebuilds the final state

@@ -43,12 +43,16 @@ class LeakyState(HighCardState):
 
 def test_suite_catches_a_leaky_observation(monkeypatch: pytest.MonkeyPatch) -> None:
     g = tianxia.load_game("highcard", players=2)
-    monkeypatch.setattr(type(g), "new_initial_state", lambda self: LeakyState(self, (), (), 0))
+    monkeypatch.setattr(
+        type(g),
+        "new_initial_state",
+        lambda self: LeakyState.make(self, hands=(), discards=(), turn=0),
+    )
     monkeypatch.setattr(
         HighCardState,
         "resample_from_infostate",
-        lambda self, seat, rng: LeakyState(
-            self.game, tuple(reversed(self.hands)), self.discards, self.turn
+        lambda self, seat, rng: LeakyState.make(
+            self.game, hands=tuple(reversed(self.hands)), discards=self.discards, turn=self.turn
         ),
     )
     with pytest.raises(AssertionError):

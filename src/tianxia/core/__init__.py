@@ -3,9 +3,11 @@
 from tianxia.core.actions import Action, ActionCodec, action
 from tianxia.core.constants import CHANCE, TERMINAL
 from tianxia.core.errors import IllegalActionError, NotationError
+from tianxia.core.events import Event, seat_name
 from tianxia.core.game import JSON, Game, GameInfo, OptionSpec, State
 from tianxia.core.match import Match, choose_outcome, replay, sample_chance
 from tianxia.core.registry import game_class, list_games, load_game, register_game, register_lazy
+from tianxia.core.value import FrozenStateError, StateDataError
 
 __all__ = [
     "CHANCE",
@@ -13,6 +15,8 @@ __all__ = [
     "TERMINAL",
     "Action",
     "ActionCodec",
+    "Event",
+    "FrozenStateError",
     "Game",
     "GameInfo",
     "IllegalActionError",
@@ -20,6 +24,7 @@ __all__ = [
     "NotationError",
     "OptionSpec",
     "State",
+    "StateDataError",
     "action",
     "choose_outcome",
     "game_class",
@@ -29,4 +34,5 @@ __all__ = [
     "register_lazy",
     "replay",
     "sample_chance",
+    "seat_name",
 ]

@@ -16,11 +16,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
 from tianxia.core.actions import Action, ActionCodec
 from tianxia.core.constants import CHANCE, TERMINAL
 from tianxia.core.errors import IllegalActionError, NotationError
+from tianxia.core.events import Event, seat_name
+from tianxia.core.value import FrozenStateError, StateDataError, StateMeta, json_codec
 
 JSON = dict[str, Any]
 
@@ -114,8 +116,30 @@ class Game(ABC):
             chosen[spec.name] = value
         self._check_options(chosen)
         self.options: Mapping[str, Any] = MappingProxyType(chosen)
+        self._key = (self.NAME, players, tuple(sorted(chosen.items())))
         self._codec_cache: ActionCodec | None = None
         self._info_cache: GameInfo | None = None
+
+    # A game is a value named by its spec: equal specs are equal games, and pickling
+    # rebuilds it from the spec (its data and caches are built again on the other side).
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Game):
+            return NotImplemented
+        return type(self) is type(other) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_game, (type(self), self.players, dict(self.options)))
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
 
     # --- hooks -------------------------------------------------------------
     def _default_option(self, spec: OptionSpec, players: int) -> Any:
@@ -141,9 +165,15 @@ class Game(ABC):
     def new_initial_state(self) -> State:
         """The position before the first action (often a chance node: shuffles and deals)."""
 
-    @abstractmethod
     def state_from_json(self, data: JSON) -> State:
-        """Inverse of `State.to_json`: an equal state."""
+        """Inverse of `State.to_json`: an equal state.
+
+        Raises:
+            ValueError: data that does not describe a state of this variant; the message
+                names the first field at fault.
+        """
+        cls = type(self.new_initial_state())
+        return cls.from_json(self, data)
 
     # --- public API ----------------------------------------------------------
     @property
@@ -220,6 +250,10 @@ class Game(ABC):
         return f"load_game({self.NAME!r}, players={self.players}{opts})"
 
 
+def _rebuild_game(cls: type[Game], players: int, options: dict[str, Any]) -> Game:
+    return cls(players, **options)
+
+
 def _coerce(spec: OptionSpec, value: Any) -> Any:
     """Accept command-line text for an option ('on', '3', 'true') as its typed value."""
     if not isinstance(value, str):
@@ -261,20 +295,130 @@ def hashed_features(obs: Any, size: int) -> list[float]:
     return vec
 
 
-class State(ABC):
+class State(metaclass=StateMeta):
     """An immutable position. `apply` returns a new state; the old one stays valid.
 
-    Subclasses must never change a state after construction (caches excepted). They
-    implement `current_player`, `_legal_actions` (player nodes), `chance_outcomes`
-    (chance nodes), `_apply` (pure), `returns`, `scores`, `observation`, `to_json`,
-    and, for hidden information, `resample_from_infostate`.
+    A game's state class declares its fields as annotations and nothing else of its
+    layout; the base (`tianxia.core.value`) makes it a frozen, slotted value with
+    `make`, `draft`/`freeze`, `replace`, `to_json`/`from_json`, equality, hashing and
+    pickling derived from the fields. Rules build a successor in a draft:
+
+        t = s.draft()          # a mutable copy
+        t.seat = 1
+        return t.freeze()      # the draft becomes the frozen successor
+
+    Subclasses implement `current_player`, `_legal_actions` (player nodes),
+    `chance_outcomes` (chance nodes), `_apply` (pure), `returns`, `scores`,
+    `observation`, `event` (what an action tells each seat) and, for hidden
+    information, `resample_from_infostate`.
     """
 
-    __slots__ = ("_legal", "game")
+    __slots__ = ("_hash", "_legal", "game")
+
+    # Filled in per value class by the metaclass.
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    SAVED_FIELDS: ClassVar[tuple[str, ...]] = ()
+    DERIVED: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._legal: tuple[Action, ...] | None = None
+
+    # --- the value ------------------------------------------------------------
+    @classmethod
+    def make(cls, game: Game, **fields: Any) -> Self:
+        """A frozen state from every declared field (derived fields are computed)."""
+        missing = [f for f in cls.SAVED_FIELDS if f not in fields]
+        extra = sorted(set(fields) - set(cls.FIELDS))
+        if missing or extra:
+            what = f"missing {missing[0]!r}" if missing else f"no field {extra[0]!r}"
+            raise TypeError(f"{cls.__name__}.make: {what}")
+        d = object.__new__(cls.Draft)  # type: ignore[attr-defined]
+        d.game = game
+        d._legal = None
+        d._hash = None
+        for f in cls.FIELDS:
+            setattr(d, f, fields.get(f))
+        if cls.DERIVED:
+            for f, v in d.derive().items():
+                setattr(d, f, v)
+        frozen: Self = d.freeze()
+        return frozen
+
+    def draft(self) -> Self:
+        """A mutable copy of this state to build a successor in; `freeze()` ends it."""
+        raise TypeError(f"{type(self).__name__} declares no state fields")
+
+    def freeze(self) -> Self:
+        """On a draft: turn it into the frozen state it describes and return it."""
+        raise TypeError("only a draft can be frozen")
+
+    def replace(self, **changes: Any) -> Self:
+        """A frozen copy with `changes` made (derived fields are recomputed)."""
+        unknown = sorted(set(changes) - set(self.FIELDS))
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {unknown[0]!r}")
+        d = self.draft()
+        for f, v in changes.items():
+            setattr(d, f, v)
+        if self.DERIVED:
+            for f, v in d.derive().items():
+                setattr(d, f, v)
+        return d.freeze()
+
+    def derive(self) -> dict[str, Any]:
+        """The derived fields (`DERIVED`) computed from the saved ones."""
+        return {}
+
+    def validate(self) -> None:
+        """Raise `StateDataError` when loaded fields contradict each other or the rules."""
+        return None
+
+    def to_json(self) -> JSON:
+        """The full state as JSON-able data; `Game.state_from_json` inverts it."""
+        return {f: enc(getattr(self, f)) for f, enc, _ in json_codec(type(self))}
+
+    @classmethod
+    def from_json(cls, game: Game, data: Any) -> Self:
+        """The state `data` describes, every value checked against its field's type.
+
+        Raises:
+            StateDataError: (a ValueError) naming the first field at fault.
+        """
+        if not isinstance(data, dict):
+            raise StateDataError(f"{cls.__name__}: expected an object of fields")
+        codec = json_codec(cls)
+        names = [f for f, _, _ in codec]
+        missing = [f for f in names if f not in data]
+        extra = sorted(set(data) - set(names))
+        if missing:
+            raise StateDataError(f"{missing[0]}: missing")
+        if extra:
+            raise StateDataError(f"{extra[0]}: no such field in {game.NAME}")
+        values = {f: dec(data[f], game, f) for f, _, dec in codec}
+        try:
+            state = cls.make(game, **values)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError) as e:
+            raise StateDataError(f"{cls.__name__}: {e}") from None
+        state.validate()
+        return state
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f) for f in self.SAVED_FIELDS)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if not self.FIELDS:
+            return (_rebuild_legacy, (self.game, self.to_json()))
+        return (
+            _rebuild_state,
+            (type(self), self.game, tuple(getattr(self, f) for f in self.FIELDS)),
+        )
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
 
     # --- hooks -------------------------------------------------------------
     @abstractmethod
@@ -312,10 +456,6 @@ class State(ABC):
     @abstractmethod
     def observation(self, seat: int | None) -> JSON:
         """The JSON-able view of `seat` (None: a spectator)."""
-
-    @abstractmethod
-    def to_json(self) -> JSON:
-        """The full state as JSON-able data; `Game.state_from_json` inverts it."""
 
     def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
         """A full state consistent with all `seat` has seen. Perfect information: itself."""
@@ -359,15 +499,17 @@ class State(ABC):
 
         Empty exactly when the state is terminal.
         """
-        if self._legal is None:
+        legal = self._legal
+        if legal is None:
             p = self.current_player()
             if p == TERMINAL:
-                self._legal = ()
+                legal = ()
             elif p == CHANCE:
-                self._legal = tuple(a for a, _ in self.chance_outcomes())
+                legal = tuple(a for a, _ in self.chance_outcomes())
             else:
-                self._legal = tuple(self._legal_actions())
-        return self._legal
+                legal = tuple(self._legal_actions())
+            object.__setattr__(self, "_legal", legal)
+        return legal
 
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
@@ -429,15 +571,100 @@ class State(ABC):
         return json.dumps(self.observation(seat), sort_keys=True, separators=(",", ":"))
 
     def __eq__(self, other: object) -> bool:
+        # Value classes get a generated field-by-field comparison instead.
         if self is other:
             return True
         if type(self) is not type(other):
             return NotImplemented
         assert isinstance(other, State)
-        return self.game.spec() == other.game.spec() and self.to_json() == other.to_json()
+        return self.game == other.game and self.to_json() == other.to_json()
 
     def __hash__(self) -> int:
-        return hash(json.dumps(self.to_json(), sort_keys=True))
+        h = getattr(self, "_hash", None)
+        if h is None:
+            if self.FIELDS:
+                h = hash((type(self).__name__, self.game._key, self._values()))
+            else:
+                h = hash(json.dumps(self.to_json(), sort_keys=True))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    # --- what the table sees --------------------------------------------------
+    def event(self, action: Action, after: State) -> Event:
+        """What applying `action` here (giving `after`) tells each seat.
+
+        Games declare this; the default is safe, not precise: a player's action is
+        public (it changed a public position), a chance outcome of a game with hidden
+        information is told to nobody.
+        """
+        p = self.current_player()
+        if p == CHANCE:
+            if self.game.INFORMATION == "perfect":
+                return Event.public(f"chance: {action}", reveals=True)
+            return Event("chance: " + str(action), frozenset(), "chance acts", True)
+        return Event.public(f"{seat_name(p)}: {action}")
+
+    def deciding(self) -> str:
+        """What the seat to move decides now, in a word or two (the envelope's `deciding`)."""
+        if self.is_terminal():
+            return "over"
+        if self.is_chance_node():
+            return "chance"
+        return "move"
+
+    def scores_for(self, seat: int | None) -> list[float | None]:
+        """The scores `seat` may see (None where a seat's score is hidden from it)."""
+        return list(self.scores())
+
+    def envelope(self, seat: int | None, seq: int | None = None) -> JSON:
+        """The observation of `seat` in the envelope every game shares.
+
+        Keys: game, rules_version, seq, seat, to_move (a seat, "chance", or None at the
+        end), deciding, terminal, scores (as `seat` may see them) and body (the game's
+        own `observation(seat)`, its keys unchanged).
+        """
+        if seat is not None and not 0 <= seat < self.game.players:
+            raise ValueError(f"no seat {seat} in a {self.game.players}-player game")
+        p = self.current_player()
+        to_move: int | str | None = "chance" if p == CHANCE else None if p == TERMINAL else p
+        return {
+            "game": self.game.NAME,
+            "rules_version": self.game.VERSION,
+            "seq": seq,
+            "seat": seat,
+            "to_move": to_move,
+            "deciding": self.deciding(),
+            "terminal": p == TERMINAL,
+            "scores": self.scores_for(seat),
+            "body": self.observation(seat),
+        }
 
     def __str__(self) -> str:
         return json.dumps(self.observation(None), sort_keys=True, indent=1)
+
+
+def _rebuild_state(cls: type[State], game: Game, values: tuple[Any, ...]) -> State:
+    d = object.__new__(cls.Draft)  # type: ignore[attr-defined]
+    d.game = game
+    d._legal = None
+    d._hash = None
+    for f, v in zip(cls.FIELDS, values):
+        setattr(d, f, v)
+    state: State = d.freeze()
+    return state
+
+
+def _rebuild_legacy(game: Game, data: JSON) -> State:
+    return game.state_from_json(data)
+
+
+__all__ = [
+    "JSON",
+    "Event",
+    "FrozenStateError",
+    "Game",
+    "GameInfo",
+    "OptionSpec",
+    "State",
+    "StateDataError",
+]

@@ -10,9 +10,12 @@ from typing import Any, TypeVar
 
 from tianxia.core.actions import Action
 from tianxia.core.constants import CHANCE
+from tianxia.core.errors import IllegalActionError, NotationError
+from tianxia.core.events import Event
 from tianxia.core.game import JSON, Game, State
 
-SAVE_FORMAT = 1
+# 1: variant, seed and log; 2 adds the chance stream's exact state ("rng").
+SAVE_FORMAT = 2
 _T = TypeVar("_T")
 
 
@@ -53,6 +56,12 @@ class Match:
         self.state: State = game.new_initial_state()
         self.log: list[Action] = []
         self.history: list[State] = [self.state]
+        self._events: list[Event] = []
+
+    @property
+    def seq(self) -> int:
+        """How many actions (chance outcomes included) have been applied."""
+        return len(self.log)
 
     def play(self, action: Action | str | int) -> State:
         """Apply `action` (or its notation or id) for whoever is to act; returns the new state."""
@@ -78,14 +87,49 @@ class Match:
             raise ValueError("nothing to undo")
         self.history.pop()
         self.state = self.history[-1]
+        del self._events[len(self.log) - 1 :]
         return self.log.pop()
 
     def seat_of(self, index: int) -> int:
         """Who took action `log[index]` (`CHANCE` for chance outcomes)."""
         return self.history[index].current_player()
 
+    # --- events: the log as each seat may read it ------------------------------
+    def event(self, index: int) -> Event:
+        """The event of `log[index]`, as the game's rules declare it."""
+        while len(self._events) <= index:
+            i = len(self._events)
+            self._events.append(self.history[i].event(self.log[i], self.history[i + 1]))
+        return self._events[index]
+
+    def events_for(self, seat: int | None, since: int = 0) -> list[JSON]:
+        """`seat`'s view of the log (None: a spectator), from seq `since` + 1 on.
+
+        Each event is ``{"seq", "seat", "text", "action"}``: seq counts from 1, seat is
+        who decided (None for chance), text the sentence as `seat` may read it, action
+        the notation, or None where `seat` may not know it. Once the game is over, every
+        event is shown whole to everyone.
+        """
+        if seat is not None and not 0 <= seat < self.game.players:
+            raise ValueError(f"no seat {seat} in a {self.game.players}-player game")
+        over = self.state.is_terminal()
+        out: list[JSON] = []
+        for i in range(max(0, since), len(self.log)):
+            ev = self.event(i)
+            who = self.seat_of(i)
+            decider = None if who == CHANCE else who
+            if over:
+                out.append(
+                    {"seq": i + 1, "seat": decider, "text": ev.text, "action": str(self.log[i])}
+                )
+            else:
+                out.append(ev.to_json(i + 1, decider, str(self.log[i]), seat))
+        return out
+
+    # --- saving -----------------------------------------------------------------
     def to_json(self) -> JSON:
-        """A saved game: the variant, the seed and the log in notation and ids."""
+        """A saved game: the variant, the seed, the chance stream and the log."""
+        version, internal, gauss = self.rng.getstate()
         return {
             "format": SAVE_FORMAT,
             **self.game.spec(),
@@ -93,26 +137,66 @@ class Match:
             "seed": self.seed,
             "log": [str(a) for a in self.log],
             "ids": [self.game.action_id(a) for a in self.log],
+            "rng": [version, list(internal), gauss],
         }
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
 
     @classmethod
-    def from_json(cls, data: JSON) -> Match:
-        """Rebuild a saved match by replaying its log (ids preferred, notation otherwise)."""
+    def from_json(cls, data: Any) -> Match:
+        """Rebuild a saved match by replaying its log.
+
+        Where a save has both ids and notation, they must name the same actions. The
+        chance stream continues exactly where it stood (format 2); a format-1 save
+        continues it as a fresh run would, by drawing once per chance outcome.
+
+        Raises:
+            ValueError: a save that is not an object of the expected fields, names an
+                unknown game or variant, or whose log is unreadable, illegal, or
+                disagrees with itself; the message says which entry.
+        """
         from tianxia.core.registry import load_game
 
-        game = load_game(data["game"], players=data["players"], **data.get("options", {}))
-        m = cls(game, seed=int(data.get("seed", 0)))
-        entries: list[Any] = data.get("ids") or data.get("log") or []
-        for entry in entries:
-            m.play(entry)
-        # Continue the chance stream where a fresh run would be: draw once per chance outcome.
-        m.rng = random.Random(m.seed)
-        for i in range(len(m.log)):
-            if m.seat_of(i) == CHANCE:
-                m.rng.random()
+        if not isinstance(data, dict):
+            raise ValueError("a saved game is a JSON object")
+        for key in ("game", "players"):
+            if key not in data:
+                raise ValueError(f"a saved game names its {key!r}; this one does not")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise ValueError("a saved game's 'options' is an object")
+        seed = data.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"a saved game's seed is a whole number, not {seed!r}")
+        game = load_game(data["game"], players=data["players"], **options)
+        m = cls(game, seed=seed)
+        ids: list[Any] = data.get("ids") or []
+        notes: list[Any] = data.get("log") or []
+        if not isinstance(ids, list) or not isinstance(notes, list):
+            raise ValueError("a saved game's 'ids' and 'log' are lists")
+        if ids and notes and len(ids) != len(notes):
+            raise ValueError(f"the save's ids ({len(ids)}) and log ({len(notes)}) differ in length")
+        for i, entry in enumerate(ids or notes):
+            try:
+                a = m.state.to_action(entry)
+                if ids and notes and str(a) != notes[i]:
+                    raise ValueError(
+                        f"entry {i + 1}: id {entry} is {a}, but the log says {notes[i]!r}"
+                    )
+                m.play(a)
+            except (IllegalActionError, NotationError) as e:
+                raise ValueError(f"entry {i + 1} of the save ({entry!r}): {e}") from None
+        rng = data.get("rng")
+        if rng is not None:
+            try:
+                m.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
+            except (TypeError, ValueError, IndexError) as e:
+                raise ValueError(f"the save's chance stream is unreadable: {e}") from None
+        else:
+            for i in range(len(m.log)):
+                if m.seat_of(i) == CHANCE:
+                    m.rng.random()
         return m
 
     @classmethod

@@ -75,6 +75,7 @@ class EmperorState(State):
     """A position of Emperor of China."""
 
     # no __slots__: the fields live in __dict__, so `clone` copies them in one call
+    LEGACY_STATE = True
 
     game: EmperorGame
     owner: tuple[int, ...]
