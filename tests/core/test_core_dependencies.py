@@ -66,3 +66,86 @@ def test_import_tianxia_stays_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def _package_imports(path: Path, package: str) -> set[str]:
+    """Modules of `package` that `path` imports, type-checking imports and relative ones included."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package if node.level == 1 else package.rsplit(".", node.level - 1)[0]
+                mod = f"{base}.{node.module}" if node.module else base
+                names = [mod] + [f"{mod}.{a.name}" for a in node.names]
+            elif node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        for n in names:
+            if n.startswith(package + ".") and n.count(".") == package.count(".") + 1:
+                out.add(n.rsplit(".", 1)[1])
+    return out
+
+
+def import_cycle(package_dir: Path, package: str) -> list[str] | None:
+    """One cycle among the modules of a package, or None."""
+    graph = {
+        p.stem: _package_imports(p, package) - {p.stem}
+        for p in package_dir.glob("*.py")
+        if p.stem != "__init__"
+    }
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph.get(m, ())):
+            if n not in graph:
+                continue
+            if state.get(n) == 1:
+                return [*stack[stack.index(n) :], n]
+            if n not in state and (found := visit(n)):
+                return found
+        stack.pop()
+        state[m] = 2
+        return None
+
+    for m in sorted(graph):
+        if m not in state and (found := visit(m)):
+            return found
+    return None
+
+
+GAME_DIRS = sorted(p for p in (SRC / "games").iterdir() if (p / "__init__.py").exists())
+
+
+@pytest.mark.parametrize("game_dir", GAME_DIRS, ids=lambda p: p.name)
+def test_no_import_circle_inside_a_game_package(game_dir: Path) -> None:
+    cycle = import_cycle(game_dir, f"tianxia.games.{game_dir.name}")
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+ROOMS = ("game", "state", "actions", "rules", "view", "search", "data", "position")
+
+
+@pytest.mark.parametrize("game_dir", GAME_DIRS, ids=lambda p: p.name)
+def test_every_game_has_the_same_rooms(game_dir: Path) -> None:
+    have = {p.stem for p in game_dir.glob("*.py")}
+    assert set(ROOMS) <= have, f"missing: {sorted(set(ROOMS) - have)}"
+
+
+def test_the_cycle_finder_finds_a_cycle(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from pkg import b\n")
+    (pkg / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import x\n"
+    )
+    (pkg / "c.py").write_text("from . import a\n")
+    assert import_cycle(pkg, "pkg") == ["a", "b", "a"]
+    (pkg / "b.py").write_text("")
+    assert import_cycle(pkg, "pkg") is None

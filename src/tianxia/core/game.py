@@ -88,6 +88,15 @@ class Game(ABC):
     UTILITY: ClassVar[Literal["zero_sum", "constant_sum", "general_sum"]] = "zero_sum"
     MIN_UTILITY: ClassVar[float] = -1.0
     MAX_UTILITY: ClassVar[float] = 1.0
+    # The game's rooms, bound once so a state reaches its rules without importing them
+    # (states are data; rules, views and search import the state, never the reverse):
+    # rules: legal_actions, chance_outcomes, apply, why_illegal, describe, event,
+    #        returns, scores (each taking the state first);
+    # view: observation, deciding, scores_for;
+    # search: resample, heuristic, heuristics, heuristic_terms, tensor.
+    rules: ClassVar[Any] = None
+    view: ClassVar[Any] = None
+    search: ClassVar[Any] = None
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         if players is None:
@@ -420,46 +429,72 @@ class State(metaclass=StateMeta):
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self
 
-    # --- hooks -------------------------------------------------------------
+    # --- hooks: a game binds its rooms on the Game (rules, view, search) ----------
     @abstractmethod
     def current_player(self) -> int:
         """A seat index, `CHANCE` or `TERMINAL`."""
 
-    @abstractmethod
     def _legal_actions(self) -> Sequence[Action]:
         """Legal player actions at a player node, in codec order."""
+        result: Sequence[Action] = self.game.rules.legal_actions(self)
+        return result
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """`(outcome, probability)` pairs at a chance node, in a fixed order."""
-        raise IllegalActionError("ENGINE-3", "this is not a chance node")
+        rules = self.game.rules
+        if rules is None or not self.is_chance_node():
+            raise IllegalActionError("ENGINE-3", "this is not a chance node")
+        result: list[tuple[Action, float]] = rules.chance_outcomes(self)
+        return result
 
-    @abstractmethod
     def _apply(self, action: Action) -> State:
         """The successor state; `action` is known to be legal. Must not change `self`."""
+        result: State = self.game.rules.apply(self, action)
+        return result
 
     def _why_illegal(self, action: Action) -> tuple[str, str]:
         """`(rule, reason)` for an action that is not legal now. Games name their rule."""
+        rules = self.game.rules
+        if rules is not None:
+            result: tuple[str, str] = rules.why_illegal(self, action)
+            return result
         return ("ENGINE-2", f"{action} is not one of the actions open now")
 
     def _describe(self, action: Action) -> str:
         """What a legal action does, in one sentence."""
-        return f"{action} is legal"
+        rules = self.game.rules
+        return str(rules.describe(self, action)) if rules is not None else f"{action} is legal"
 
-    @abstractmethod
     def returns(self) -> list[float]:
         """Utilities per seat (final at terminal states; zeros before)."""
+        result: list[float] = self.game.rules.returns(self)
+        return result
 
-    @abstractmethod
     def scores(self) -> list[float]:
         """The game's own points per seat, as they stand."""
+        result: list[float] = self.game.rules.scores(self)
+        return result
 
-    @abstractmethod
     def observation(self, seat: int | None) -> JSON:
-        """The JSON-able view of `seat` (None: a spectator)."""
+        """The JSON-able view of `seat` (None: a spectator).
+
+        Raises:
+            ValueError: for a seat outside ``0..players-1``.
+        """
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.players
+        ):
+            raise ValueError(f"no seat {seat!r} in a {self.game.players}-player game")
+        result: JSON = self.game.view.observation(self, seat)
+        return result
 
     def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
         """A full state consistent with all `seat` has seen. Perfect information: itself."""
-        return self
+        search = self.game.search
+        if search is None:
+            return self
+        result: State = search.resample(self, seat, rng)
+        return result
 
     def observation_tensor(self, seat: int | None) -> list[float]:
         """The observation as a fixed-length vector of `Game.observation_tensor_size()`.
@@ -468,14 +503,20 @@ class State(metaclass=StateMeta):
         the value is text) into a bucket: exact for numbers and flags, lossy only where
         two leaves share a bucket. Games may override it with a hand-made encoding.
         """
+        search = self.game.search
+        if search is not None:
+            result: list[float] = search.tensor(self, seat)
+            return result
         return hashed_features(self.observation(seat), self.game.observation_tensor_size())
 
     def heuristic(self, seat: int) -> float:
         """An estimate in [-1, 1] of `seat`'s final return, for bots to cut rollouts short.
 
-        The default compares the game's own scores; games register better ones by
-        overriding `heuristic_terms` and this method.
+        The default compares the game's own scores; a game's search room gives better ones.
         """
+        search = self.game.search
+        if search is not None:
+            return float(search.heuristic(self, seat))
         s = self.scores()
         n = len(s)
         if n < 2:
@@ -487,10 +528,16 @@ class State(metaclass=StateMeta):
 
     def heuristics(self) -> list[float]:
         """`heuristic` of every seat at once; games whose terms are shared override it."""
+        search = self.game.search
+        if search is not None:
+            return list(search.heuristics(self))
         return [self.heuristic(seat) for seat in range(self.game.players)]
 
     def heuristic_terms(self, seat: int) -> dict[str, float]:
         """The main terms of `heuristic`, by name, for a bot's explanation."""
+        search = self.game.search
+        if search is not None:
+            return dict(search.heuristic_terms(self, seat))
         return {"score": float(self.scores()[seat])}
 
     # --- public API ----------------------------------------------------------
@@ -597,6 +644,10 @@ class State(metaclass=StateMeta):
         public (it changed a public position), a chance outcome of a game with hidden
         information is told to nobody.
         """
+        rules = self.game.rules
+        if rules is not None:
+            result: Event = rules.event(self, action, after)
+            return result
         p = self.current_player()
         if p == CHANCE:
             if self.game.INFORMATION == "perfect":
@@ -610,10 +661,16 @@ class State(metaclass=StateMeta):
             return "over"
         if self.is_chance_node():
             return "chance"
+        view = self.game.view
+        if view is not None and hasattr(view, "deciding"):
+            return str(view.deciding(self))
         return "move"
 
     def scores_for(self, seat: int | None) -> list[float | None]:
         """The scores `seat` may see (None where a seat's score is hidden from it)."""
+        view = self.game.view
+        if view is not None and hasattr(view, "scores_for"):
+            return list(view.scores_for(self, seat))
         return list(self.scores())
 
     def envelope(self, seat: int | None, seq: int | None = None) -> JSON:
