@@ -75,6 +75,8 @@ class HighCardState(State):
         cards = [c for c in self.hands if c] + list(self.discards)
         if len(set(cards)) != len(cards) or not set(cards) <= set(CARDS):
             raise ValueError("HC: a card is held twice or is not a card of the deck")
+        if len(self.hands) > self.game.players or not 0 <= self.turn <= self.game.players:
+            raise ValueError(f"HC: turn {self.turn} or {len(self.hands)} hands do not fit the table")
 
     def _pending_deal(self) -> bool:
         return len(self.hands) < self.game.players or (
@@ -154,6 +156,7 @@ class HighCardState(State):
         return [1.0 if c == best else -1.0 / (n - 1) for c in self.hands]
 
     def observation(self, seat: int | None) -> JSON:
+        self._check_seat(seat)
         return {
             "seat": seat,
             "to_move": self.current_player(),
@@ -165,6 +168,7 @@ class HighCardState(State):
         }
 
     def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
+        self._check_seat(seat)
         if self.is_terminal():
             return self
         known = {self.hands[seat]} if seat < len(self.hands) else set()

@@ -59,6 +59,15 @@ class ActionCodec:
         except KeyError:
             raise ValueError(f"{a!r} has no id in this game variant") from None
 
+    def knows(self, a: object) -> bool:
+        """Whether `a` is one of this variant's actions or outcomes (exact fields and types)."""
+        try:
+            i = self._ids.get(a)  # type: ignore[call-overload]
+        except TypeError:  # a field holding something unhashable
+            return False
+        # Equal-comparing values of another type (1.0 for 1, True for 1) are not ours.
+        return i is not None and repr(self._all[i]) == repr(a)
+
     def decode(self, i: int) -> Action:
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(self._all):
             raise ValueError(f"action id {i!r} is outside 0..{len(self._all) - 1}")

@@ -481,15 +481,21 @@ class State(metaclass=StateMeta):
         Raises:
             ValueError: for a seat outside ``0..players-1``.
         """
+        self._check_seat(seat)
+        result: JSON = self.game.view.observation(self, seat)
+        return result
+
+    def _check_seat(self, seat: Any) -> None:
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.players
         ):
             raise ValueError(f"no seat {seat!r} in a {self.game.players}-player game")
-        result: JSON = self.game.view.observation(self, seat)
-        return result
 
     def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
         """A full state consistent with all `seat` has seen. Perfect information: itself."""
+        if seat is None:
+            raise ValueError("a spectator has no information state to resample from")
+        self._check_seat(seat)
         search = self.game.search
         if search is None:
             return self
@@ -503,6 +509,7 @@ class State(metaclass=StateMeta):
         the value is text) into a bucket: exact for numbers and flags, lossy only where
         two leaves share a bucket. Games may override it with a hand-made encoding.
         """
+        self._check_seat(seat)
         search = self.game.search
         if search is not None:
             result: list[float] = search.tensor(self, seat)
@@ -574,12 +581,22 @@ class State(metaclass=StateMeta):
             return self.game.action_from_id(action)
         raise NotationError(repr(action), "an action, its notation or its id is needed")
 
-    def check(self, action: Action) -> None:
-        """Raise `IllegalActionError` unless `action` is legal now."""
+    def check(self, action: Action) -> Action:
+        """The legal action equal to `action` (its canonical value); `IllegalActionError`
+        naming the rule unless `action` is legal now."""
         if self.is_terminal():
             raise IllegalActionError("ENGINE-1", "the game is over; no action can be taken", action)
-        if action in self.legal_actions():
-            return
+        legal = self.legal_actions()
+        try:
+            return legal[legal.index(action)]
+        except ValueError:
+            pass
+        if not self.game.codec.knows(action):
+            # An action object built by hand with a field of the wrong type or out of range
+            # (Take(999), Bid("100")): refused here, before any rule reads its fields.
+            raise IllegalActionError(
+                "ENGINE-4", f"{action!r} is not an action of {self.game.NAME}", action
+            )
         if self.is_chance_node():
             raise IllegalActionError(
                 "ENGINE-3", f"chance decides now, and {action} is not one of its outcomes", action
@@ -592,9 +609,7 @@ class State(metaclass=StateMeta):
 
         `self` is left unchanged either way.
         """
-        a = self.to_action(action)
-        self.check(a)
-        return self._apply(a)
+        return self._apply(self.check(self.to_action(action)))
 
     def apply_unchecked(self, action: Action) -> State:
         """`apply` without the legality check, for search over actions already known legal."""
@@ -680,8 +695,7 @@ class State(metaclass=StateMeta):
         end), deciding, terminal, scores (as `seat` may see them) and body (the game's
         own `observation(seat)`, its keys unchanged).
         """
-        if seat is not None and not 0 <= seat < self.game.players:
-            raise ValueError(f"no seat {seat} in a {self.game.players}-player game")
+        self._check_seat(seat)
         p = self.current_player()
         to_move: int | str | None = "chance" if p == CHANCE else None if p == TERMINAL else p
         return {

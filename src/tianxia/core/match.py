@@ -65,8 +65,8 @@ class Match:
 
     def play(self, action: Action | str | int) -> State:
         """Apply `action` (or its notation or id) for whoever is to act; returns the new state."""
-        a = self.state.to_action(action)
-        new = self.state.apply(a)
+        a = self.state.check(self.state.to_action(action))
+        new = self.state.apply_unchecked(a)
         self.log.append(a)
         self.history.append(new)
         self.state = new
