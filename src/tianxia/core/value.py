@@ -256,7 +256,8 @@ def _decode_none(v: Any, game: Any, path: str) -> None:
 
 
 def _enum_codec(tp: type[enum.Enum]) -> tuple[Encoder, Decoder]:
-    members = {m.value: m for m in tp}
+    # By name, lower case: readable in a save, and stable when values are renumbered.
+    members = {m.name.lower(): m for m in tp}
     want = "one of " + ", ".join(repr(v) for v in members)
 
     def dec(v: Any, game: Any, path: str) -> Any:
@@ -265,7 +266,7 @@ def _enum_codec(tp: type[enum.Enum]) -> tuple[Encoder, Decoder]:
         except (KeyError, TypeError):
             raise _fail(path, want, v) from None
 
-    return (lambda v: v.value), dec
+    return (lambda v: v.name.lower()), dec
 
 
 def _tuple_codec(item: Any) -> tuple[Encoder, Decoder]:
@@ -340,7 +341,8 @@ def _action_codec() -> tuple[Encoder, Decoder]:
 
 def _dataclass_codec(tp: type) -> tuple[Encoder, Decoder]:
     hints = typing.get_type_hints(tp)
-    names = [f.name for f in dataclasses.fields(tp)]
+    # Fields left out of __init__ are caches, rebuilt by the dataclass itself.
+    names = [f.name for f in dataclasses.fields(tp) if f.init]
     codecs = {n: codec_for(hints[n]) for n in names}
 
     def encode(v: Any) -> Any:
