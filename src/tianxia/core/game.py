@@ -380,7 +380,10 @@ class State(metaclass=StateMeta):
         return {}
 
     def validate(self) -> None:
-        """Raise `StateDataError` when loaded fields contradict each other or the rules."""
+        """Raise `StateDataError` when loaded fields contradict each other or the rules.
+
+        Called on loaded data before `derive`; it must not read derived fields.
+        """
         return None
 
     def to_json(self) -> JSON:
@@ -405,11 +408,21 @@ class State(metaclass=StateMeta):
         if extra:
             raise StateDataError(f"{extra[0]}: no such field in {game.NAME}")
         values = {f: dec(data[f], game, f) for f, _, dec in codec}
+        d = object.__new__(cls.Draft)  # type: ignore[attr-defined]
+        d.game = game
+        d._legal = None
+        d._hash = None
+        for f in cls.FIELDS:
+            setattr(d, f, values.get(f))
+        # Checked before anything is derived from the values, so rules never read them raw.
+        d.validate()
         try:
-            state = cls.make(game, **values)
+            if cls.DERIVED:
+                for f, v in d.derive().items():
+                    setattr(d, f, v)
         except (TypeError, ValueError, IndexError, KeyError, AttributeError) as e:
             raise StateDataError(f"{cls.__name__}: {e}") from None
-        state.validate()
+        state: Self = d.freeze()
         return state
 
     def _values(self) -> tuple[Any, ...]:
