@@ -337,22 +337,29 @@ class State(metaclass=StateMeta):
     @classmethod
     def make(cls, game: Game, **fields: Any) -> Self:
         """A frozen state from every declared field (derived fields are computed)."""
-        missing = [f for f in cls.SAVED_FIELDS if f not in fields]
-        extra = sorted(set(fields) - set(cls.FIELDS))
-        if missing or extra:
-            what = f"missing {missing[0]!r}" if missing else f"no field {extra[0]!r}"
-            raise TypeError(f"{cls.__name__}.make: {what}")
-        d = object.__new__(cls.Draft)  # type: ignore[attr-defined]
-        d.game = game
-        d._legal = None
-        d._hash = None
-        for f in cls.FIELDS:
-            setattr(d, f, fields.get(f))
+        d = cls.new_draft(game, **fields)
         if cls.DERIVED:
             for f, v in d.derive().items():
                 setattr(d, f, v)
         frozen: Self = d.freeze()
         return frozen
+
+    @classmethod
+    def new_draft(cls, game: Game, **fields: Any) -> Self:
+        """A draft from every saved field, derived fields left unset: for building a
+        position step by step with the rules' own functions, then `freeze()`."""
+        missing = [f for f in cls.SAVED_FIELDS if f not in fields]
+        extra = sorted(set(fields) - set(cls.FIELDS))
+        if missing or extra:
+            what = f"missing {missing[0]!r}" if missing else f"no field {extra[0]!r}"
+            raise TypeError(f"{cls.__name__}: {what}")
+        d: Self = object.__new__(cls.Draft)  # type: ignore[attr-defined]
+        d.game = game
+        d._legal = None
+        d._hash = None
+        for f in cls.FIELDS:
+            setattr(d, f, fields.get(f))
+        return d
 
     def draft(self) -> Self:
         """A mutable copy of this state to build a successor in; `freeze()` ends it."""
