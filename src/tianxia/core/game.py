@@ -323,6 +323,7 @@ class State(metaclass=StateMeta):
     """
 
     __slots__ = ("_hash", "_legal", "game")
+    _hash: int | None
 
     # Filled in per value class by the metaclass.
     FIELDS: ClassVar[tuple[str, ...]] = ()
