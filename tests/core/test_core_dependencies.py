@@ -68,11 +68,25 @@ def test_import_tianxia_stays_light() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node except those under `if TYPE_CHECKING:` (annotations load nothing)."""
+    out: list[ast.AST] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            stack.extend(node.orelse)
+            continue
+        out.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
 def _package_imports(path: Path, package: str) -> set[str]:
-    """Modules of `package` that `path` imports, type-checking imports and relative ones included."""
+    """Modules of `package` that `path` imports when it runs, relative imports included."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     out: set[str] = set()
-    for node in ast.walk(tree):
+    for node in _runtime_nodes(tree):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
