@@ -156,10 +156,10 @@ def test_the_cycle_finder_finds_a_cycle(tmp_path: Path) -> None:
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     (pkg / "a.py").write_text("from pkg import b\n")
+    (pkg / "b.py").write_text("def f() -> None:\n    from pkg.a import x\n")
+    (pkg / "c.py").write_text("from . import a\n")
+    assert import_cycle(pkg, "pkg") == ["a", "b", "a"]
     (pkg / "b.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import x\n"
     )
-    (pkg / "c.py").write_text("from . import a\n")
-    assert import_cycle(pkg, "pkg") == ["a", "b", "a"]
-    (pkg / "b.py").write_text("")
     assert import_cycle(pkg, "pkg") is None
