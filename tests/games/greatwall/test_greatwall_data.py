@@ -11,8 +11,8 @@ import pytest
 
 import tianxia
 from tianxia.core.data import ENV_VAR, load_toml
-from tianxia.games.greatwall import components as comp_module
-from tianxia.games.greatwall.components import KINDS, components, parse_components
+from tianxia.games.greatwall import data as comp_module
+from tianxia.games.greatwall.data import KINDS, components, parse_components
 
 DATA = Path(comp_module.__file__).parent / "data" / "components.toml"
 

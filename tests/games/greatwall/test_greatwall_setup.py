@@ -7,7 +7,7 @@ import pytest
 import tianxia
 from tianxia.core import CHANCE, IllegalActionError
 from tianxia.games.greatwall.actions import Deal, Reveal
-from tianxia.games.greatwall.components import KINDS
+from tianxia.games.greatwall.data import KINDS
 from tianxia.games.greatwall.position import position
 from tianxia.games.greatwall.state import GreatWallState
 

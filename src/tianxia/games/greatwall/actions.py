@@ -7,7 +7,7 @@ left end, counting a dragon laid on a card as part of that card's place.
 from __future__ import annotations
 
 from tianxia.core import Action, action
-from tianxia.games.greatwall.components import KINDS, SECTION_NAMES
+from tianxia.games.greatwall.data import KINDS, SECTION_NAMES
 
 
 @action

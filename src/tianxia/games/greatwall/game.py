@@ -7,9 +7,10 @@ Data: data/components.toml (docs/data/greatwall.md). Version history: 1, first r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from tianxia.core import JSON, Action, ActionCodec, Game, register_game
+from tianxia.core import Action, ActionCodec, Game, register_game
+from tianxia.games.greatwall import rules, search, view
 from tianxia.games.greatwall.actions import (
     Cover,
     Deal,
@@ -21,11 +22,11 @@ from tianxia.games.greatwall.actions import (
     Reveal,
     Take,
 )
-from tianxia.games.greatwall.components import KINDS, components
+from tianxia.games.greatwall.data import KINDS, components
 from tianxia.games.greatwall.rules import ACTION_KINDS
+from tianxia.games.greatwall.search import tensor_size
 from tianxia.games.greatwall.section import Section
-from tianxia.games.greatwall.state import GreatWallState
-from tianxia.games.greatwall.view import tensor_size
+from tianxia.games.greatwall.state import GreatWallState, Phase
 
 
 @register_game
@@ -42,6 +43,9 @@ class GreatWall(Game):
     VERSION = 1
     MIN_PLAYERS = 2
     MAX_PLAYERS = 5
+    rules: ClassVar[Any] = rules
+    view: ClassVar[Any] = view
+    search: ClassVar[Any] = search
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         super().__init__(players, **options)
@@ -112,7 +116,7 @@ class GreatWall(Game):
         comp = self.components
         n = self.players
         empty = (0,) * len(KINDS)
-        return GreatWallState(
+        return GreatWallState.make(
             self,
             hands=(empty,) * n,
             decks=(comp.card_copies,) * n,
@@ -121,7 +125,11 @@ class GreatWall(Game):
             bag=comp.tile_counts,
             boxed=(0,) * len(comp.tile_counts),
             won=((),) * n,
+            seat=0,
+            phase=Phase.SETUP,
+            pending=0,
+            done=0,
+            trigger=-1,
+            stopped=False,
+            log=(),
         )
-
-    def state_from_json(self, data: JSON) -> GreatWallState:
-        return GreatWallState.from_json(self, data)

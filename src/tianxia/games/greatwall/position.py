@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tianxia.games.greatwall import rules
-from tianxia.games.greatwall.components import KINDS
+from tianxia.games.greatwall.data import KINDS
 from tianxia.games.greatwall.game import GreatWall
 from tianxia.games.greatwall.section import Section, card
-from tianxia.games.greatwall.state import SCORE, GreatWallState
+from tianxia.games.greatwall.state import GreatWallState, Phase
 
 
 def parse_section(text: str) -> Section:
@@ -102,7 +102,7 @@ def position(
         bag_row = tuple(counts)
     else:
         bag_row = tuple(bag.get(v, 0) for v in game.tile_values)
-    state = GreatWallState(
+    state = GreatWallState.new_draft(
         game,
         hands=tuple(tuple(r) for r in hand_rows),
         decks=tuple(tuple(r) for r in deck_rows),
@@ -112,11 +112,13 @@ def position(
         boxed=(0,) * len(bag_row),
         won=won_rows,
         seat=seat,
-        phase=SCORE,
+        phase=Phase.SCORE,
         trigger=trigger,
         stopped=stopped,
-        settle=False,
+        pending=0,
+        done=0,
+        log=(),
     )
     rules.begin_turn(state, seat)
     rules.settle(state)
-    return state
+    return state.freeze()

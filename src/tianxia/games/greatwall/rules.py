@@ -1,15 +1,14 @@
 """The rules: legal actions, transitions, chance, the end and the result.
 
 Rule ids (GW-n.m) refer to docs/rules/greatwall.md. Functions here read a
-`GreatWallState`; `apply` changes only the fresh copy it builds.
+`GreatWallState`; `apply` changes only the draft it builds.
 """
 
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from tianxia.core import CHANCE, TERMINAL, Action
+from tianxia.core import CHANCE, TERMINAL, Action, Event, seat_name
 from tianxia.games.greatwall.actions import (
     Cover,
     Deal,
@@ -21,7 +20,7 @@ from tianxia.games.greatwall.actions import (
     Reveal,
     Take,
 )
-from tianxia.games.greatwall.components import (
+from tianxia.games.greatwall.data import (
     DRAGON,
     HORSEMAN,
     KINDS,
@@ -30,18 +29,12 @@ from tianxia.games.greatwall.components import (
     WARRIOR,
 )
 from tianxia.games.greatwall.section import Section
+from tianxia.games.greatwall.state import GreatWallState, Phase
 
-if TYPE_CHECKING:
-    from tianxia.games.greatwall.state import GreatWallState
-
-SETUP, SCORE, ACT, DRAW, OVER = range(5)
+SETUP, SCORE, ACT, DRAW, OVER = Phase
 LOG_LENGTH = 8
 # Kinds that an action plays to the end of a section; horsemen are laid free (GW-3.4).
 ACTION_KINDS = tuple(k for k in range(len(KINDS)) if k != HORSEMAN)
-
-
-def _seat_name(seat: int) -> str:
-    return f"P{seat + 1}"
 
 
 def _note(s: GreatWallState, text: str) -> None:
@@ -181,7 +174,7 @@ def _score(s: GreatWallState, a: Action) -> None:
         new = Section(sec.stacks, tuple(tiles), (a.value, a.position), True)
         s.sections = _replace(s.sections, a.section, new)
         s.pending &= ~(1 << a.section)
-        _note(s, f"{_seat_name(seat)}: {a}")
+        _note(s, f"{seat_name(seat)}: {a}")
         return
     assert isinstance(a, Take)
     sec = s.sections[a.section]
@@ -198,7 +191,7 @@ def _score(s: GreatWallState, a: Action) -> None:
     s.gone = tuple(tuple(g) for g in gone)
     s.sections = _replace(s.sections, a.section, Section())
     s.pending &= ~(1 << a.section)
-    _note(s, f"{_seat_name(seat)}: {a} ({sec.tiles[0]}); the section's cards leave the game")
+    _note(s, f"{seat_name(seat)}: {a} ({sec.tiles[0]}); the section's cards leave the game")
 
 
 def _replace(sections: tuple[Section, ...], i: int, sec: Section) -> tuple[Section, ...]:
@@ -239,23 +232,30 @@ def action_options(s: GreatWallState) -> list[Action]:
 
 # --- transitions -------------------------------------------------------------------------
 def apply(state: GreatWallState, a: Action) -> GreatWallState:
-    s = state.copy()
-    if isinstance(a, Reveal):
-        _reveal(s, a.value)
-    elif isinstance(a, Deal):
-        _deal(s, a.kind)
-    elif isinstance(a, Lay | Take):
-        _score(s, a)
-    elif isinstance(a, Draw):
-        s.phase = DRAW
-        _note(s, f"{_seat_name(s.seat)}: draw")
-    elif isinstance(a, Pass):
-        _note(s, f"{_seat_name(s.seat)}: pass")
-        _action_done(s)
-    else:
-        _lay_cards(s, a)
+    s = state.draft()
+    _HANDLERS[type(a)](s, a)
     settle(s)
-    return s
+    return s.freeze()
+
+
+def _on_reveal(s: GreatWallState, a: Action) -> None:
+    assert isinstance(a, Reveal)
+    _reveal(s, a.value)
+
+
+def _on_deal(s: GreatWallState, a: Action) -> None:
+    assert isinstance(a, Deal)
+    _deal(s, a.kind)
+
+
+def _on_draw(s: GreatWallState, a: Action) -> None:
+    s.phase = DRAW
+    _note(s, f"{seat_name(s.seat)}: draw")
+
+
+def _on_pass(s: GreatWallState, a: Action) -> None:
+    _note(s, f"{seat_name(s.seat)}: pass")
+    _action_done(s)
 
 
 def _reveal(s: GreatWallState, value: int) -> None:
@@ -325,10 +325,10 @@ def _lay_cards(s: GreatWallState, a: Action) -> None:
     else:
         new_stacks = sec.stacks + ((code,),) * count
     s.sections = _replace(s.sections, section, Section(new_stacks, sec.tiles, sec.placed, True))
-    _note(s, f"{_seat_name(seat)}: {a}")
+    _note(s, f"{seat_name(seat)}: {a}")
     if s.trigger < 0 and not any(hand) and not any(s.decks[seat]):
         s.trigger = seat
-        _note(s, f"{_seat_name(seat)} has played all cards: every other player has one more turn")
+        _note(s, f"{seat_name(seat)} has played all cards: every other player has one more turn")
     if not isinstance(a, Horseman):
         _action_done(s)
 
@@ -343,6 +343,11 @@ def chance_outcomes(s: GreatWallState) -> list[tuple[Action, float]]:
     deck = s.decks[seat]
     total = sum(deck)
     return [(g.deal_actions[k], c / total) for k, c in enumerate(deck) if c]
+
+
+def scores(s: GreatWallState) -> list[float]:
+    """Fame won so far (GW-5.4)."""
+    return [float(sum(w)) for w in s.won]
 
 
 # --- the end -------------------------------------------------------------------------------------
@@ -365,43 +370,10 @@ def returns(s: GreatWallState) -> list[float]:
     return [win if key == best else -1.0 / (n - 1) for key in keys]
 
 
-# --- hidden information ----------------------------------------------------------------------
-def resample(s: GreatWallState, seat: int, rng: random.Random) -> GreatWallState:
-    """Redeal every other seat's hand from its unseen cards.
-
-    A seat's hand and deck together are its set minus its cards on the table and those
-    gone from the game: public facts, so the pool is built from them in kind order, then
-    shuffled; only the split into hand and deck is hidden.
-    """
-    if s.phase == OVER:
-        return s
-    r = s.copy()
-    hands = list(s.hands)
-    decks = list(s.decks)
-    kinds = range(len(KINDS))
-    for other in range(s.game.players):
-        if other == seat:
-            continue
-        size = sum(s.hands[other])
-        pool = [k for k in kinds for _ in range(s.hands[other][k] + s.decks[other][k])]
-        rng.shuffle(pool)
-        hand = [0] * len(KINDS)
-        deck = [0] * len(KINDS)
-        for k in pool[:size]:
-            hand[k] += 1
-        for k in pool[size:]:
-            deck[k] += 1
-        hands[other] = tuple(hand)
-        decks[other] = tuple(deck)
-    r.hands = tuple(hands)
-    r.decks = tuple(decks)
-    return r
-
-
 # --- explanations ------------------------------------------------------------------------------
 def why_illegal(s: GreatWallState, a: Action) -> tuple[str, str]:
     g = s.game
-    who = _seat_name(s.seat)
+    who = seat_name(s.seat)
     if isinstance(a, Reveal):
         return ("GW-1.3", "fame tiles are revealed by chance from the bag, not by a player")
     if isinstance(a, Deal):
@@ -466,7 +438,7 @@ def _why_not_score(s: GreatWallState, a: Lay | Take) -> tuple[str, str]:
     g = s.game
     sec = s.sections[a.section]
     name = SECTION_NAMES[a.section]
-    who = _seat_name(s.seat)
+    who = seat_name(s.seat)
     if not s.pending >> a.section & 1:
         if sec.qualifies(s.seat, g.players, g.card_values):
             return ("GW-4.5", f"{who} has already scored section {name} this turn")
@@ -498,7 +470,7 @@ def _why_not_score(s: GreatWallState, a: Lay | Take) -> tuple[str, str]:
 
 
 def describe(s: GreatWallState, a: Action) -> str:
-    who = _seat_name(s.seat)
+    who = seat_name(s.seat)
     if isinstance(a, Reveal):
         return f"a fame tile of value {a.value} is revealed"
     if isinstance(a, Deal):
@@ -527,3 +499,34 @@ def describe(s: GreatWallState, a: Action) -> str:
     elif a.kind == WARRIOR:
         extra = "; each warrior counts one more than the one before"
     return f"{who} plays {what} to the right end of {name} as an action{extra}"
+
+
+# --- events: what each action tells each seat ---------------------------------------------
+def event(s: GreatWallState, a: Action, after: GreatWallState) -> Event:
+    """Draws and deals go into one hand: only its owner reads the card (GW-1.4, GW-2.3).
+    Everything else is laid face up on the table."""
+    if isinstance(a, Deal):
+        seat = s.seat if s.phase == DRAW else _deal_seat(s)
+        who = seat_name(seat)
+        return Event.private(f"{who} draws a {KINDS[a.kind]}", {seat}, f"{who} draws a card")
+    if isinstance(a, Reveal):
+        return Event.public(f"a fame tile of value {a.value} is revealed", reveals=True)
+    who = seat_name(s.seat)
+    if isinstance(a, Draw):
+        return Event.public(f"{who} draws a card from the own deck")
+    if isinstance(a, Pass):
+        return Event.public(f"{who} passes")
+    return Event.public(f"{who}: {a}")
+
+
+_HANDLERS: dict[type[Action], Callable[[GreatWallState, Action], None]] = {
+    Reveal: _on_reveal,
+    Deal: _on_deal,
+    Lay: _score,
+    Take: _score,
+    Draw: _on_draw,
+    Pass: _on_pass,
+    Play: _lay_cards,
+    Horseman: _lay_cards,
+    Cover: _lay_cards,
+}

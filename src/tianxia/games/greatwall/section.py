@@ -7,13 +7,16 @@ of a stack counts (GW-3.5).
 
 from __future__ import annotations
 
-from tianxia.games.greatwall.components import NOBLE, WARRIOR
+from dataclasses import dataclass, field
+
+from tianxia.games.greatwall.data import NOBLE, WARRIOR
 
 
 def card(owner: int, kind: int) -> int:
     return owner * 8 + kind
 
 
+@dataclass(frozen=True, slots=True)
 class Section:
     """One section, immutable once built; totals are computed once and cached.
 
@@ -24,21 +27,13 @@ class Section:
         open: False once the section has closed for lack of tiles (GW-4.3).
     """
 
-    __slots__ = ("_present", "_totals", "open", "placed", "stacks", "tiles")
-
-    def __init__(
-        self,
-        stacks: tuple[tuple[int, ...], ...] = (),
-        tiles: tuple[int, ...] = (),
-        placed: tuple[int, int] | None = None,
-        open: bool = True,
-    ) -> None:
-        self.stacks = stacks
-        self.tiles = tiles
-        self.placed = placed
-        self.open = open
-        self._totals: list[int] | None = None
-        self._present = -1
+    stacks: tuple[tuple[int, ...], ...] = ()
+    tiles: tuple[int, ...] = ()
+    placed: tuple[int, int] | None = None
+    open: bool = True
+    # Caches: computed from the fields above on first use, never saved or compared.
+    _totals: list[int] | None = field(default=None, init=False, compare=False, repr=False)
+    _present: int = field(default=-1, init=False, compare=False, repr=False)
 
     def totals(self, players: int, values: tuple[int, ...]) -> list[int]:
         """Each seat's points here: top cards only, the noble and warriors applied, the
@@ -63,7 +58,7 @@ class Section:
         if self.placed is not None:
             value, pos = self.placed
             t[self.stacks[pos][-1] >> 3] -= value
-        self._totals = t
+        object.__setattr__(self, "_totals", t)
         return t
 
     def present(self) -> int:
@@ -73,7 +68,7 @@ class Section:
             for st in self.stacks:
                 for c in st:
                     mask |= 1 << (c >> 3)
-            self._present = mask
+            object.__setattr__(self, "_present", mask)
         return self._present
 
     def qualifies(self, seat: int, players: int, values: tuple[int, ...]) -> bool:
@@ -89,18 +84,3 @@ class Section:
         t = self.totals(players, values)
         mine = t[seat]
         return all(mine > v for q, v in enumerate(t) if q != seat)
-
-    def to_json(self) -> list[object]:
-        placed = list(self.placed) if self.placed is not None else None
-        return [[list(st) for st in self.stacks], list(self.tiles), placed, self.open]
-
-    @classmethod
-    def from_json(cls, data: list[object]) -> Section:
-        stacks, tiles, placed, open_ = data
-        assert isinstance(stacks, list) and isinstance(tiles, list)
-        return cls(
-            tuple(tuple(int(c) for c in st) for st in stacks),
-            tuple(int(v) for v in tiles),
-            (int(placed[0]), int(placed[1])) if isinstance(placed, list) else None,
-            bool(open_),
-        )
