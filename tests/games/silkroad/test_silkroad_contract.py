@@ -11,8 +11,8 @@ from hypothesis import strategies as hs
 import tianxia
 from tianxia.core import CHANCE, Match, NotationError
 from tianxia.games.silkroad.actions import Give, Play
-from tianxia.games.silkroad.builder import card, position
 from tianxia.games.silkroad.game import SilkroadGame
+from tianxia.games.silkroad.position import card, position
 from tianxia.games.silkroad.state import SilkroadState
 
 G4 = tianxia.load_game("silkroad", players=4)
@@ -106,18 +106,6 @@ def test_every_action_id_and_notation_round_trips(i: int) -> None:
     assert G3.parse_action_text(str(a)) == a
 
 
-@settings(max_examples=20, deadline=None)
-@given(hs.integers(min_value=0, max_value=10_000), hs.integers(min_value=0, max_value=200))
-def test_json_round_trip_and_apply_leaves_its_input_alone(seed: int, steps: int) -> None:
-    s = played(G3, seed, steps)
-    data = json.loads(json.dumps(s.to_json()))
-    assert G3.state_from_json(data) == s
-    if not s.is_terminal():
-        before = s.to_json()
-        s.apply(random.Random(seed).choice(s.legal_actions()))
-        assert s.to_json() == before
-
-
 def test_notation_reads_like_the_game() -> None:
     assert str(Play(card(G4, "caravan-5"), 0)) == "play #3 white"
     assert str(Give(0, 6)) == "give #1 orange"
@@ -157,10 +145,12 @@ def test_observation_tensor_has_a_fixed_length_and_hides_other_hands() -> None:
 def test_a_broken_saved_state_is_refused_with_a_clear_error() -> None:
     good = position(G4, [5, 3, 3, 0]).to_json()
     for broken, words in (
-        ({k: v for k, v in good.items() if k != "pos"}, "lacks pos"),
-        ({**good, "hands": [[], []]}, "4 players"),
-        ({**good, "deck": [1, 2]}, "card counts"),
-        ({**good, "phase": "siesta"}, "unknown phase"),
+        ({k: v for k, v in good.items() if k != "pos"}, "pos: missing"),
+        ({**good, "hands": [[], []]}, "hands: one entry per seat (4)"),
+        ({**good, "deck": [1, 2]}, "deck/discard: one count per card kind"),
+        ({**good, "phase": "siesta"}, "phase: expected one of"),
+        ({**good, "pos": [5, 3, "x", 0]}, "pos[2]: expected a whole number"),
+        ({**good, "pos": [5, 3, 300, 0]}, "pos: at most 4 merchants, each on the track"),
     ):
         try:
             G4.state_from_json(broken)

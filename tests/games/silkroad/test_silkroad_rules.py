@@ -21,8 +21,8 @@ from tianxia.games.silkroad.actions import (
     Start,
     Wait,
 )
-from tianxia.games.silkroad.builder import card, position
 from tianxia.games.silkroad.game import SilkroadGame
+from tianxia.games.silkroad.position import card, position
 from tianxia.games.silkroad.rules import CARRY, DRAW, END, MILES, PICK, PLACE, TURN
 from tianxia.games.silkroad.state import SilkroadState
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -229,3 +230,11 @@ def load_data() -> SilkroadData:
         load_toml(GAME, "bazaar.toml", PACKAGE_DIR),
         load_toml(GAME, "cards.toml", PACKAGE_DIR),
     )
+
+
+def numeral_index(alts: Sequence[Alternative], numeral: int) -> int:
+    """The position of alternative `numeral` among a card's alternatives."""
+    for i, a in enumerate(alts):
+        if a.numeral == numeral:
+            return i
+    raise ValueError(f"no alternative {numeral}")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from tianxia.core import JSON, Action, ActionCodec, Game, register_game
-from tianxia.games.silkroad import view
+from tianxia.games.silkroad import rules, search, view
 from tianxia.games.silkroad.actions import (
     CallBazaar,
     Carry,
@@ -22,8 +22,8 @@ from tianxia.games.silkroad.actions import (
     Wait,
 )
 from tianxia.games.silkroad.data import MAX_FORWARD, SilkroadData, load_data
-from tianxia.games.silkroad.rules import DEAL, HAND, MAX_RESHUFFLES, PHASES
-from tianxia.games.silkroad.state import FIELDS, SilkroadState
+from tianxia.games.silkroad.rules import HAND, MAX_RESHUFFLES
+from tianxia.games.silkroad.state import DEAL, SilkroadState
 
 
 @register_game
@@ -37,6 +37,9 @@ class SilkroadGame(Game):
     MAX_PLAYERS = 7
     MIN_UTILITY = -1.0
     MAX_UTILITY = 1.0
+    rules: ClassVar[Any] = rules
+    view: ClassVar[Any] = view
+    search: ClassVar[Any] = search
 
     def __init__(self, players: int | None = None, **options: Any) -> None:
         super().__init__(players, **options)
@@ -115,7 +118,7 @@ class SilkroadGame(Game):
         return ActionCodec(actions, outcomes)
 
     def observation_tensor_size(self) -> int:
-        return view.tensor_size(len(self.data.cards))
+        return search.tensor_size(len(self.data.cards))
 
     def _max_game_length(self) -> int:
         n = self.players
@@ -143,7 +146,7 @@ class SilkroadGame(Game):
 
     def new_initial_state(self) -> SilkroadState:
         n = self.players
-        return SilkroadState(
+        return SilkroadState.make(
             self,
             pos=(),
             silver=(self.data.start_silver,) * n,
@@ -171,25 +174,3 @@ class SilkroadGame(Game):
             ended="",
             log=(),
         )
-
-    def state_from_json(self, data: JSON) -> SilkroadState:
-        if not isinstance(data, dict):
-            raise ValueError("a silkroad state is a JSON object")
-        missing = [name for name in FIELDS if name not in data]
-        if missing:
-            raise ValueError(f"the silkroad state lacks {', '.join(missing)}")
-        fields: dict[str, Any] = {}
-        for name in FIELDS:
-            v = data[name]
-            if isinstance(v, list):
-                v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
-            fields[name] = v
-        n, k = self.players, len(self.data.cards)
-        seats = ("silver", "hands", "displays", "bazaar_cards", "last_call")
-        if any(len(fields[f]) != n for f in seats):
-            raise ValueError(f"the silkroad state is not for {n} players")
-        if len(fields["deck"]) != k or len(fields["discard"]) != k:
-            raise ValueError(f"the silkroad state's pile and discard need {k} card counts")
-        if fields["phase"] not in PHASES or len(fields["pos"]) > self.merchants:
-            raise ValueError("the silkroad state has an unknown phase or too many merchants")
-        return SilkroadState(self, **fields)

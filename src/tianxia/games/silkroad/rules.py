@@ -1,15 +1,15 @@
 """Legal actions, their effects, chance, cities, bazaars and the end (docs/rules/silkroad.md).
 
-`Work` is a scratch copy of a state's fields: `apply` changes the copy, never the state.
+`apply` changes a draft of the state, never the state.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from tianxia.core import Action
+from tianxia.core import Action, Event, seat_name
 from tianxia.games.silkroad.actions import (
     COLOURS,
     NUMERALS,
@@ -26,95 +26,47 @@ from tianxia.games.silkroad.actions import (
     Wait,
     card_name,
 )
-from tianxia.games.silkroad.data import MAX_BACK, MAX_FORWARD, Alternative, Part
+from tianxia.games.silkroad.data import MAX_BACK, MAX_FORWARD, Alternative, Part, numeral_index
+from tianxia.games.silkroad.state import (
+    CARRY,
+    CHANCE_PHASES,
+    DEAL,
+    DRAW,
+    END,
+    MILES,
+    PHASES,
+    PICK,
+    PLACE,
+    TURN,
+    SilkroadState,
+)
 
 if TYPE_CHECKING:
     from tianxia.games.silkroad.game import SilkroadGame
-    from tianxia.games.silkroad.state import SilkroadState
 
 HAND = 3
 DISPLAY = 3
 MAX_RESHUFFLES = 4
 LOG_LENGTH = 8
-
-# Phases: who decides what next.
-DEAL, PLACE, TURN, CARRY, PICK, DRAW, MILES, END = (
-    "deal",
-    "place",
-    "turn",
-    "carry",
-    "pick",
-    "draw",
-    "miles",
-    "end",
-)
-CHANCE_PHASES = (DEAL, DRAW)
-PHASES = (DEAL, PLACE, TURN, CARRY, PICK, DRAW, MILES, END)
+__all__ = ["CHANCE_PHASES", "PHASES", "numeral_index"]
 
 
-class Work:
-    """A mutable copy of a state's fields, changed by the rules and frozen again."""
+def note(w: SilkroadState, text: str) -> None:
+    w.log = (*w.log[-(LOG_LENGTH - 1) :], text)
 
-    __slots__ = (
-        "bazaar_cards",
-        "card",
-        "deck",
-        "deck_bazaars",
-        "discard",
-        "displays",
-        "ended",
-        "g",
-        "group",
-        "hands",
-        "last_call",
-        "log",
-        "marker",
-        "milestone",
-        "mode",
-        "numeral",
-        "part",
-        "phase",
-        "pos",
-        "remaining",
-        "reshuffles",
-        "rose",
-        "silver",
-        "subject",
-        "turn",
-    )
 
-    def __init__(self, s: SilkroadState) -> None:
-        self.g: SilkroadGame = s.game
-        self.pos = list(s.pos)
-        self.silver = list(s.silver)
-        # Hands and displays stay tuples; a changed one is replaced whole.
-        self.hands = list(s.hands)
-        self.displays = list(s.displays)
-        self.deck = list(s.deck)
-        self.deck_bazaars = s.deck_bazaars
-        self.discard = list(s.discard)
-        self.reshuffles = s.reshuffles
-        self.marker = s.marker
-        self.bazaar_cards = list(s.bazaar_cards)
-        self.last_call = list(s.last_call)
-        self.milestone = s.milestone
-        self.rose = list(s.rose)
-        self.turn = s.turn
-        self.phase = s.phase
-        self.card = s.card
-        self.mode = s.mode
-        self.subject = s.subject
-        self.numeral = s.numeral
-        self.group = s.group
-        self.part = s.part
-        self.remaining = s.remaining
-        self.ended = s.ended
-        self.log = list(s.log)
+def _set(row: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
+    return (*row[:i], value, *row[i + 1 :])
 
-    def note(self, text: str) -> None:
-        self.log.append(text)
-        if len(self.log) > LOG_LENGTH:
-            del self.log[0]
+
+def _add(row: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
+    return (*row[:i], row[i] + delta, *row[i + 1 :])
+
+
+def _put(
+    rows: tuple[tuple[int, ...], ...], i: int, row: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    return (*rows[:i], row, *rows[i + 1 :])
 
 
 # --- movement ----------------------------------------------------------------
@@ -251,7 +203,7 @@ def targets(g: SilkroadGame, rose: Sequence[int], seat: int) -> list[int]:
     return [m for m in range(g.merchants) if g.owner[m] != seat]
 
 
-def bazaar_allowed(g: SilkroadGame, s: SilkroadState | Work, seat: int) -> bool:
+def bazaar_allowed(g: SilkroadGame, s: SilkroadState, seat: int) -> bool:
     """SR-6.1 and SR-8.3: a card left, from the second round, never twice in a row."""
     return (
         s.bazaar_cards[seat] > 0
@@ -328,18 +280,18 @@ def chance_outcomes(s: SilkroadState) -> list[tuple[Action, float]]:
 # --- effects -------------------------------------------------------------------
 
 
-def gain(w: Work, seat: int, ounces: int) -> None:
+def gain(w: SilkroadState, seat: int, ounces: int) -> None:
     """SR-9.5: the silver track has no field below 0."""
-    w.silver[seat] = max(0, w.silver[seat] + ounces)
+    w.silver = _set(w.silver, seat, max(0, w.silver[seat] + ounces))
 
 
-def move(w: Work, m: int, steps: int) -> None:
-    w.pos[m] = destination(w.g, w.pos[m], steps)
+def move(w: SilkroadState, m: int, steps: int) -> None:
+    w.pos = _set(w.pos, m, destination(w.game, w.pos[m], steps))
 
 
-def check_cities(w: Work) -> None:
+def check_cities(w: SilkroadState) -> None:
     """SR-7, SR-8.4, SR-9.1: score the milestone city once a company has reached it."""
-    g = w.g
+    g = w.game
     cities = g.data.cities
     while w.phase != END:
         if max(w.pos) >= g.length:
@@ -354,30 +306,30 @@ def check_cities(w: Work) -> None:
         pays = [city.pay(p) for p in worst]
         for seat, v in enumerate(pays):
             gain(w, seat, v)
-        w.note(
-            f"{city.name} pays " + ", ".join(f"{g.seat_name(i)} {v}" for i, v in enumerate(pays))
+        note(
+            w, f"{city.name} pays " + ", ".join(f"{g.seat_name(i)} {v}" for i, v in enumerate(pays))
         )
         w.milestone += 1
 
 
-def finish(w: Work, venice: bool) -> None:
+def finish(w: SilkroadState, venice: bool) -> None:
     """SR-9: Venice pays every merchant by position, then cards before a player cost silver."""
-    g = w.g
+    g = w.game
     if venice:
         goal = g.data.cities[-1]
         for m, p in enumerate(w.pos):
             gain(w, g.owner[m], goal.pay(p))
-        w.note(f"{COLOURS[w.pos.index(max(w.pos))]} reaches {goal.name}: the journey ends")
+        note(w, f"{COLOURS[w.pos.index(max(w.pos))]} reaches {goal.name}: the journey ends")
     else:
-        w.note("no card and no bazaar is left to anyone: the journey ends")
+        note(w, "no card and no bazaar is left to anyone: the journey ends")
     for seat in range(g.players):
         gain(w, seat, -g.data.penalties[len(w.displays[seat])])
     w.phase = END
     w.ended = "venice" if venice else "stall"
 
 
-def end_turn(w: Work) -> None:
-    g = w.g
+def end_turn(w: SilkroadState) -> None:
+    g = w.game
     w.turn += 1
     w.phase = TURN
     w.card = w.subject = w.numeral = w.part = w.remaining = -1
@@ -393,26 +345,26 @@ def end_turn(w: Work) -> None:
         finish(w, venice=False)
 
 
-def refill(w: Work) -> None:
+def refill(w: SilkroadState) -> None:
     """SR-3.3, SR-3.4: draw up to three hand cards (a chance node), or end the turn."""
-    seat = turn_seat(w.g, w.turn)
+    seat = turn_seat(w.game, w.turn)
     if len(w.hands[seat]) >= HAND:
         end_turn(w)
         return
     if sum(w.deck) + w.deck_bazaars == 0:
         if any(w.discard) and w.reshuffles < MAX_RESHUFFLES:
-            w.deck, w.discard = w.discard, [0] * len(w.discard)
+            w.deck, w.discard = w.discard, (0,) * len(w.discard)
             w.reshuffles += 1
-            w.note("the discard pile is shuffled into a new draw pile")
+            note(w, "the discard pile is shuffled into a new draw pile")
         else:
             end_turn(w)
             return
     w.phase = DRAW
 
 
-def resolve(w: Work) -> None:
+def resolve(w: SilkroadState) -> None:
     """Carry out the pending card's parts in order, stopping where someone must pick."""
-    g = w.g
+    g = w.game
     card = g.data.cards[w.card]
     alt = card.alts[numeral_index(card.alts, w.numeral)]
     while w.part < len(alt.parts) and w.phase != END:
@@ -439,20 +391,13 @@ def resolve(w: Work) -> None:
         return
     # SR-4.3: the carrier moves the wind-rose marker from his colour; SR-4.4: discard.
     advance_rose(w, w.subject)
-    w.discard[w.card] += 1
+    w.discard = _add(w.discard, w.card, 1)
     end_turn(w)
 
 
-def numeral_index(alts: Sequence[Alternative], numeral: int) -> int:
-    for i, a in enumerate(alts):
-        if a.numeral == numeral:
-            return i
-    raise ValueError(f"no alternative {numeral}")
-
-
-def advance_rose(w: Work, colour: int) -> None:
+def advance_rose(w: SilkroadState, colour: int) -> None:
     """SR-4.3, SR-4.5: the marker on `colour` goes clockwise to the next free colour."""
-    g = w.g
+    g = w.game
     if colour not in w.rose:
         return
     i = w.rose.index(colour)
@@ -464,13 +409,13 @@ def advance_rose(w: Work, colour: int) -> None:
             continue
         if g.players == 2 and g.owner[c] != g.owner[colour]:
             continue
-        w.rose[i] = c
+        w.rose = _set(w.rose, i, c)
         return
 
 
-def pay_bazaar(w: Work) -> list[int]:
+def pay_bazaar(w: SilkroadState) -> list[int]:
     """SR-6.2: the three foremost merchants earn; shared places share, rounded down."""
-    g = w.g
+    g = w.game
     row = g.data.bazaar[w.marker - 1]
     order = sorted(range(g.merchants), key=lambda m: -w.pos[m])
     paid = [0] * g.merchants
@@ -487,104 +432,146 @@ def pay_bazaar(w: Work) -> list[int]:
     return paid
 
 
-def apply(s: SilkroadState, a: Action) -> Work:
-    g = s.game
-    w = Work(s)
-    seat = turn_seat(g, w.turn)
-    if isinstance(a, Draw):
-        if w.phase == DEAL:
-            target = min(range(g.players), key=lambda i: (len(w.hands[i]), i))
-            w.deck[a.card] -= 1
-            w.hands[target] = tuple(sorted((*w.hands[target], a.card)))
-            if all(len(h) >= HAND for h in w.hands):
-                w.phase = PLACE
-                w.deck_bazaars = g.spare_bazaars
-        elif a.card < 0:
-            w.deck_bazaars -= 1
-            w.marker += 1
-            w.note(
-                f"{g.seat_name(seat)} draws a bazaar card: the bazaar marker moves to {w.marker}"
-            )
-            refill(w)
-        else:
-            w.deck[a.card] -= 1
-            w.hands[seat] = tuple(sorted((*w.hands[seat], a.card)))
-            refill(w)
-    elif isinstance(a, Start):
-        m = len(w.pos)
-        w.pos.append(g.data.start_positions[a.field])
-        w.note(f"{COLOURS[m]} starts on field {g.data.start_fields[a.field]}")
-        if len(w.pos) == g.merchants:
-            w.phase = TURN
-    elif isinstance(a, Play | Give):
-        if isinstance(a, Play):
-            w.hands[seat] = without(w.hands[seat], a.card)
-            w.displays[seat] = tuple(sorted((*w.displays[seat], a.card)))
-            w.mode = "A"
-        else:
-            w.displays[seat] = without(w.displays[seat], a.card)
-            w.mode = "B"
-        w.card, w.subject, w.phase = a.card, a.merchant, CARRY
-        verb = "plays" if w.mode == "A" else "gives"
-        w.note(f"{g.seat_name(seat)} {verb} {card_name(a.card)} for {COLOURS[a.merchant]}")
-        if g.simple[a.card]:
-            carry(w, Carry(1, ()))
-        else:
-            options = carries(g, w.pos, a.card, a.merchant)
-            if len(options) == 1:
-                carry(w, options[0])
-    elif isinstance(a, Carry):
-        carry(w, a)
-    elif isinstance(a, Pick):
-        card = g.data.cards[w.card]
-        part = card.alts[numeral_index(card.alts, w.numeral)].parts[w.part]
-        move(w, a.merchant, part_steps(w.pos, part, a.merchant))
-        w.note(f"{COLOURS[a.merchant]} is meant")
-        w.part += 1
-        w.phase = CARRY
+def apply(s: SilkroadState, a: Action) -> SilkroadState:
+    w = s.draft()
+    _HANDLERS[type(a)](w, a)
+    return w.freeze()
+
+
+def _on_draw(w: SilkroadState, a: Action) -> None:
+    assert isinstance(a, Draw)
+    g = w.game
+    seat = turn_seat(w.game, w.turn)
+    if w.phase == DEAL:
+        target = min(range(g.players), key=lambda i: (len(w.hands[i]), i))
+        w.deck = _add(w.deck, a.card, -1)
+        w.hands = _put(w.hands, target, tuple(sorted((*w.hands[target], a.card))))
+        if all(len(h) >= HAND for h in w.hands):
+            w.phase = PLACE
+            w.deck_bazaars = g.spare_bazaars
+    elif a.card < 0:
+        w.deck_bazaars -= 1
+        w.marker += 1
+        note(w, f"{g.seat_name(seat)} draws a bazaar card: the bazaar marker moves to {w.marker}")
+        refill(w)
+    else:
+        w.deck = _add(w.deck, a.card, -1)
+        w.hands = _put(w.hands, seat, tuple(sorted((*w.hands[seat], a.card))))
+        refill(w)
+
+
+def _on_start(w: SilkroadState, a: Action) -> None:
+    assert isinstance(a, Start)
+    g = w.game
+    m = len(w.pos)
+    w.pos = (*w.pos, g.data.start_positions[a.field])
+    note(w, f"{COLOURS[m]} starts on field {g.data.start_fields[a.field]}")
+    if len(w.pos) == g.merchants:
+        w.phase = TURN
+
+
+def _on_play_or_give(w: SilkroadState, a: Action) -> None:
+    assert isinstance(a, Play | Give)
+    g = w.game
+    seat = turn_seat(w.game, w.turn)
+    if isinstance(a, Play):
+        w.hands = _put(w.hands, seat, without(w.hands[seat], a.card))
+        w.displays = _put(w.displays, seat, tuple(sorted((*w.displays[seat], a.card))))
+        w.mode = "A"
+    else:
+        w.displays = _put(w.displays, seat, without(w.displays[seat], a.card))
+        w.mode = "B"
+    w.card, w.subject, w.phase = a.card, a.merchant, CARRY
+    verb = "plays" if w.mode == "A" else "gives"
+    note(w, f"{g.seat_name(seat)} {verb} {card_name(a.card)} for {COLOURS[a.merchant]}")
+    if g.simple[a.card]:
+        carry(w, Carry(1, ()))
+    else:
+        options = carries(g, w.pos, a.card, a.merchant)
+        if len(options) == 1:
+            carry(w, options[0])
+
+
+def _on_carry(w: SilkroadState, a: Action) -> None:
+    assert isinstance(a, Carry)
+    carry(w, a)
+
+
+def _on_pick(w: SilkroadState, a: Action) -> None:
+    assert isinstance(a, Pick)
+    g = w.game
+    card = g.data.cards[w.card]
+    part = card.alts[numeral_index(card.alts, w.numeral)].parts[w.part]
+    move(w, a.merchant, part_steps(w.pos, part, a.merchant))
+    note(w, f"{COLOURS[a.merchant]} is meant")
+    w.part += 1
+    w.phase = CARRY
+    check_cities(w)
+    if w.phase != END:
+        resolve(w)
+
+
+def _on_lay(w: SilkroadState, a: Action) -> None:
+    assert isinstance(a, Lay)
+    g = w.game
+    seat = turn_seat(w.game, w.turn)
+    w.hands = _put(w.hands, seat, without(w.hands[seat], a.card))
+    w.displays = _put(w.displays, seat, tuple(sorted((*w.displays[seat], a.card))))
+    note(w, f"{g.seat_name(seat)} lays the dead card {card_name(a.card)}")
+    refill(w)
+
+
+def _on_drop(w: SilkroadState, a: Action) -> None:
+    assert isinstance(a, Drop)
+    g = w.game
+    seat = turn_seat(w.game, w.turn)
+    w.displays = _put(w.displays, seat, without(w.displays[seat], a.card))
+    w.discard = _add(w.discard, a.card, 1)
+    note(w, f"{g.seat_name(seat)} gives up the dead card {card_name(a.card)}")
+    end_turn(w)
+
+
+def _on_call_bazaar(w: SilkroadState, a: Action) -> None:
+    assert isinstance(a, CallBazaar)
+    g = w.game
+    seat = turn_seat(w.game, w.turn)
+    row = g.data.bazaar[w.marker - 1]
+    paid = pay_bazaar(w)
+    note(
+        w,
+        f"{g.seat_name(seat)} calls bazaar {row.bazaar}: "
+        + ", ".join(f"{COLOURS[m]} {v}" for m, v in enumerate(paid) if v),
+    )
+    w.marker += 1
+    w.bazaar_cards = _add(w.bazaar_cards, seat, -1)
+    w.last_call = _set(w.last_call, seat, w.marker)
+    if row.miles == 0:
+        end_turn(w)
+    elif len(g.merchants_of[seat]) == 1:
+        move(w, g.merchants_of[seat][0], row.miles)
         check_cities(w)
         if w.phase != END:
-            resolve(w)
-    elif isinstance(a, Lay):
-        w.hands[seat] = without(w.hands[seat], a.card)
-        w.displays[seat] = tuple(sorted((*w.displays[seat], a.card)))
-        w.note(f"{g.seat_name(seat)} lays the dead card {card_name(a.card)}")
-        refill(w)
-    elif isinstance(a, Drop):
-        w.displays[seat] = without(w.displays[seat], a.card)
-        w.discard[a.card] += 1
-        w.note(f"{g.seat_name(seat)} gives up the dead card {card_name(a.card)}")
-        end_turn(w)
-    elif isinstance(a, CallBazaar):
-        row = g.data.bazaar[w.marker - 1]
-        paid = pay_bazaar(w)
-        w.note(
-            f"{g.seat_name(seat)} calls bazaar {row.bazaar}: "
-            + ", ".join(f"{COLOURS[m]} {v}" for m, v in enumerate(paid) if v)
-        )
-        w.marker += 1
-        w.bazaar_cards[seat] -= 1
-        w.last_call[seat] = w.marker
-        if row.miles == 0:
             end_turn(w)
-        elif len(g.merchants_of[seat]) == 1:
-            move(w, g.merchants_of[seat][0], row.miles)
-            check_cities(w)
-            if w.phase != END:
-                end_turn(w)
-        else:
-            w.remaining = row.miles
-            w.phase = MILES
-    elif isinstance(a, Miles):
-        move(w, a.merchant, a.miles)
-        w.remaining -= a.miles
-        check_cities(w)
-        if w.phase != END and w.remaining == 0:
-            end_turn(w)
-    elif isinstance(a, Wait):
-        w.note(f"{g.seat_name(seat)} has no card to use and waits")
+    else:
+        w.remaining = row.miles
+        w.phase = MILES
+
+
+def _on_miles(w: SilkroadState, a: Action) -> None:
+    assert isinstance(a, Miles)
+    move(w, a.merchant, a.miles)
+    w.remaining -= a.miles
+    check_cities(w)
+    if w.phase != END and w.remaining == 0:
         end_turn(w)
-    return w
+
+
+def _on_wait(w: SilkroadState, a: Action) -> None:
+    assert isinstance(a, Wait)
+    g = w.game
+    seat = turn_seat(w.game, w.turn)
+    note(w, f"{g.seat_name(seat)} has no card to use and waits")
+    end_turn(w)
 
 
 def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -592,8 +579,8 @@ def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     return cards[:i] + cards[i + 1 :]
 
 
-def carry(w: Work, a: Carry) -> None:
-    g = w.g
+def carry(w: SilkroadState, a: Carry) -> None:
+    g = w.game
     card = g.data.cards[w.card]
     alt = card.alts[numeral_index(card.alts, a.numeral)]
     w.numeral = a.numeral
@@ -603,5 +590,234 @@ def carry(w: Work, a: Carry) -> None:
     if alt.silver:
         gain(w, g.owner[w.subject], alt.silver)
     if len(card.alts) > 1:
-        w.note(f"{COLOURS[w.subject]} travels {NUMERALS[a.numeral]}")
+        note(w, f"{COLOURS[w.subject]} travels {NUMERALS[a.numeral]}")
     resolve(w)
+
+
+_HANDLERS: dict[type[Action], Callable[[SilkroadState, Action], None]] = {
+    Draw: _on_draw,
+    Start: _on_start,
+    Play: _on_play_or_give,
+    Give: _on_play_or_give,
+    Carry: _on_carry,
+    Pick: _on_pick,
+    Lay: _on_lay,
+    Drop: _on_drop,
+    CallBazaar: _on_call_bazaar,
+    Miles: _on_miles,
+    Wait: _on_wait,
+}
+
+
+# --- what an action does, and why one is refused ----------------------------------
+def describe(s: SilkroadState, a: Action) -> str:
+    g = s.game
+    cards = g.data.cards
+    if isinstance(a, Draw):
+        return "a bazaar card comes up" if a.card < 0 else f"{cards[a.card].title!r} is drawn"
+    if isinstance(a, Start):
+        return f"places the {COLOURS[len(s.pos)]} merchant on start field {'ABC'[a.field]}"
+    if isinstance(a, Play):
+        c = cards[a.card]
+        return f"lays {card_name(a.card)} {c.title!r} face up and carries it out for {COLOURS[a.merchant]}: {c.text}"
+    if isinstance(a, Give):
+        c = cards[a.card]
+        return f"passes {card_name(a.card)} {c.title!r} to {COLOURS[a.merchant]}, whose owner carries it out: {c.text}"
+    if isinstance(a, Lay):
+        return f"lays the dead card {card_name(a.card)} before you without effect"
+    if isinstance(a, Drop):
+        return f"gives up the dead card {card_name(a.card)} lying before you, without effect"
+    if isinstance(a, CallBazaar):
+        row = g.data.bazaar[s.marker - 1]
+        return (
+            f"calls bazaar {row.bazaar}: the three foremost earn {list(row.ounces)} ounces, "
+            f"then your merchants move {row.miles:+d} fields"
+        )
+    if isinstance(a, Wait):
+        return "lets the turn pass, having no card or bazaar to use"
+    if isinstance(a, Carry):
+        group = ", ".join(COLOURS[m] for m in (s.subject, *a.companions))
+        return f"carries out alternative {NUMERALS[a.numeral]} of {card_name(s.card)} for {group}"
+    if isinstance(a, Pick):
+        return f"names {COLOURS[a.merchant]} as the merchant the card means"
+    if isinstance(a, Miles):
+        return f"moves {COLOURS[a.merchant]} {a.miles:+d} fields of the bazaar miles"
+    return str(a)
+
+
+def why_illegal(s: SilkroadState, a: Action) -> tuple[str, str]:
+    """The rule of docs/rules/silkroad.md that forbids `a` now, and why."""
+    g = s.game
+    ph = s.phase
+    seat = s.turn_seat
+    if isinstance(a, Draw):
+        return ("SR-3.3", "cards are drawn only by chance, after a card was played")
+    if isinstance(a, Start):
+        return ("SR-1.6", "merchants are placed on the start fields only before the first turn")
+    if ph == PLACE:
+        return ("SR-1.6", "every merchant must first be placed on a start field")
+    if ph == CARRY and not isinstance(a, Carry):
+        return (
+            "SR-4.2",
+            f"{COLOURS[s.subject]}'s owner must first choose how to carry out the card",
+        )
+    if ph == PICK and not isinstance(a, Pick):
+        return ("SR-5.5", "a merchant the card means must first be named")
+    if ph == MILES and not isinstance(a, Miles):
+        return ("SR-8.3", "the bazaar miles must first be shared among the caller's merchants")
+    if isinstance(a, Play):
+        return _why_play(s, a, seat)
+    if isinstance(a, Give):
+        return _why_give(s, a, seat)
+    if isinstance(a, Lay | Drop):
+        if ph != TURN:
+            return ("SR-2.1", "a card is used only at the start of a turn")
+        where = s.hands[seat] if isinstance(a, Lay) else s.displays[seat]
+        if a.card not in where:
+            place = "in your hand" if isinstance(a, Lay) else "lying before you"
+            return ("SR-5.3", f"{card_name(a.card)} is not {place}")
+        if isinstance(a, Lay) and len(s.displays[seat]) >= DISPLAY:
+            return ("SR-3.2", "three cards already lie before you")
+        return (
+            "SR-5.3",
+            "a dead card may be laid or given up only when no card of yours can move anyone",
+        )
+    if isinstance(a, CallBazaar):
+        if ph != TURN:
+            return ("SR-2.1", "a bazaar is called only at the start of a turn")
+        if s.bazaar_cards[seat] == 0:
+            return ("SR-6.1", "you have no bazaar card left")
+        if s.turn < g.players:
+            return ("SR-6.1", "a bazaar may be called only from the second round on")
+        return ("SR-8.3", "you may not call two bazaars in a row; another must come between")
+    if isinstance(a, Wait):
+        return ("SR-2.2", "you may wait only when you have no card or bazaar to use")
+    if isinstance(a, Carry):
+        return _why_carry(s, a)
+    if isinstance(a, Pick):
+        if ph != PICK:
+            return ("SR-5.5", "no card is asking for a merchant to be named now")
+        return ("SR-5.5", f"{COLOURS[a.merchant]} is not one of the merchants the card may mean")
+    if isinstance(a, Miles):
+        if ph != MILES:
+            return ("SR-8.3", "no bazaar miles are waiting to be shared")
+        if g.owner[a.merchant] != seat:
+            return ("SR-8.3", f"{COLOURS[a.merchant]} is not one of your merchants")
+        return ("SR-8.3", f"{s.remaining:+d} bazaar miles remain; {a.miles:+d} does not fit")
+    return ("SR-2.1", f"{a} is not open now")
+
+
+def _why_play(s: SilkroadState, a: Play, seat: int) -> tuple[str, str]:
+    g = s.game
+    if s.phase != TURN:
+        return ("SR-2.1", "a card is played only at the start of a turn")
+    if a.card not in s.hands[seat]:
+        return ("SR-3.1", f"{card_name(a.card)} is not in your hand")
+    if g.owner[a.merchant] != seat:
+        return (
+            "SR-3.1",
+            f"option A moves your own merchant, and {COLOURS[a.merchant]} is not yours",
+        )
+    if len(s.displays[seat]) >= DISPLAY:
+        return (
+            "SR-3.2",
+            "three cards already lie before you, so you must give one away or call a bazaar",
+        )
+    return _why_dead(s, a.card, a.merchant)
+
+
+def _why_give(s: SilkroadState, a: Give, seat: int) -> tuple[str, str]:
+    g = s.game
+    if s.phase != TURN:
+        return ("SR-2.1", "a card is given away only at the start of a turn")
+    if a.card not in s.displays[seat]:
+        return ("SR-4.1", f"{card_name(a.card)} is not lying before you")
+    if g.owner[a.merchant] == seat:
+        return ("SR-4.1", "a card is never passed to one of your own merchants")
+    if a.merchant not in targets(g, s.rose, seat):
+        marked = " and ".join(COLOURS[c] for c in s.rose)
+        return ("SR-4.1", f"only a merchant marked on the wind rose ({marked}) may receive it")
+    return _why_dead(s, a.card, a.merchant)
+
+
+def _why_dead(s: SilkroadState, card: int, subject: int) -> tuple[str, str]:
+    g = s.game
+    problems = set()
+    for alt in g.data.cards[card].alts:
+        for comp in groups(g, s.pos, subject, alt.numeral):
+            problems.add(carry_problem(g, s.pos, alt, (subject, *comp), subject))
+    if "back" in problems:
+        return (
+            "SR-5.1",
+            f"{card_name(card)} would move {COLOURS[subject]} more than 10 fields back",
+        )
+    if "when" in problems and problems <= {"when"}:
+        return (
+            "SR-5.2",
+            f"{card_name(card)}'s condition does not hold for {COLOURS[subject]}, so it moves nobody",
+        )
+    return ("SR-5.2", f"{card_name(card)} would move nobody now, so it cannot be played")
+
+
+def _why_carry(s: SilkroadState, a: Carry) -> tuple[str, str]:
+    g = s.game
+    if s.phase != CARRY:
+        return ("SR-4.2", "no card is waiting to be carried out")
+    card = g.data.cards[s.card]
+    alt = card.alt(a.numeral)
+    if alt is None:
+        return ("SR-5.4", f"{card_name(s.card)} has no alternative {NUMERALS[a.numeral]}")
+    if s.subject in a.companions:
+        return ("SR-5.4", "the carrying merchant is already in the group")
+    group = (s.subject, *a.companions)
+    fields = sorted({s.pos[m] for m in group})
+    if fields[-1] - fields[0] != len(fields) - 1:
+        return (
+            "SR-5.4",
+            "a group must stand together on one field or on fields one behind another",
+        )
+    problem = carry_problem(g, s.pos, alt, group, s.subject)
+    if problem == "back":
+        return ("SR-5.1", "this alternative would move a merchant more than 10 fields back")
+    if problem == "when":
+        return ("SR-5.2", "this alternative's condition does not hold, so it moves nobody")
+    return ("SR-5.2", "this alternative would move nobody; a dead alternative may not be chosen")
+
+
+# --- the end and the scores ----------------------------------------------------------
+def scores(s: SilkroadState) -> list[float]:
+    return [float(v) for v in s.silver]
+
+
+def returns(s: SilkroadState) -> list[float]:
+    n = s.game.players
+    if s.phase != END:
+        return [0.0] * n
+    best = max(s.silver)
+    winners = [i for i, v in enumerate(s.silver) if v == best]
+    k = len(winners)
+    if k == n:
+        return [0.0] * n
+    return [1.0 / k if i in winners else -1.0 / (n - k) for i in range(n)]
+
+
+# --- events: what each action tells each seat ----------------------------------------
+def event(s: SilkroadState, a: Action, after: SilkroadState) -> Event:
+    """A card drawn into a hand is told to its holder alone (SR-3.3); the bazaar cards and
+    everything played, given, laid or moved lie open on the table."""
+    g = s.game
+    if isinstance(a, Draw):
+        if a.card < 0:
+            who = seat_name(turn_seat(g, s.turn))
+            return Event.public(f"{who} draws a bazaar card", reveals=True)
+        if s.phase == DEAL:
+            seat = min(range(g.players), key=lambda i: (len(s.hands[i]), i))
+        else:
+            seat = turn_seat(g, s.turn)
+        who = seat_name(seat)
+        return Event.private(f"{who} draws {card_name(a.card)}", {seat}, f"{who} draws a card")
+    who = seat_name(s.current_player())
+    if isinstance(a, Start):
+        m = len(s.pos)
+        return Event.public(f"{who} starts {COLOURS[m]} on field {g.data.start_fields[a.field]}")
+    return Event.public(f"{who}: {describe(s, a)}")

@@ -2,44 +2,32 @@
 
 from __future__ import annotations
 
-import math
-import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+import enum
+from typing import TYPE_CHECKING
 
-from tianxia.core import CHANCE, JSON, TERMINAL, Action, State
-from tianxia.games.silkroad import rules, view
-from tianxia.games.silkroad.rules import CARRY, CHANCE_PHASES, END, PICK, PLACE, Work
+from tianxia.core import CHANCE, TERMINAL, State, StateDataError
+from tianxia.games.silkroad.data import numeral_index
 
 if TYPE_CHECKING:
     from tianxia.games.silkroad.game import SilkroadGame
 
-FIELDS = (
-    "pos",
-    "silver",
-    "hands",
-    "displays",
-    "deck",
-    "deck_bazaars",
-    "discard",
-    "reshuffles",
-    "marker",
-    "bazaar_cards",
-    "last_call",
-    "milestone",
-    "rose",
-    "turn",
-    "phase",
-    "card",
-    "mode",
-    "subject",
-    "numeral",
-    "group",
-    "part",
-    "remaining",
-    "ended",
-    "log",
-)
+
+class Phase(enum.StrEnum):
+    """Who decides what next. Chance decides in DEAL and DRAW."""
+
+    DEAL = "deal"
+    PLACE = "place"
+    TURN = "turn"
+    CARRY = "carry"
+    PICK = "pick"
+    DRAW = "draw"
+    MILES = "miles"
+    END = "end"
+
+
+DEAL, PLACE, TURN, CARRY, PICK, DRAW, MILES, END = Phase
+CHANCE_PHASES = (DEAL, DRAW)
+PHASES = tuple(Phase)
 
 
 class SilkroadState(State):
@@ -51,9 +39,7 @@ class SilkroadState(State):
     `phase` with `card`, `mode` (A or B), `subject`, `numeral`, `group`, `part`, `remaining`.
     """
 
-    __slots__ = (*FIELDS, "_outcomes")
     game: SilkroadGame
-
     pos: tuple[int, ...]
     silver: tuple[int, ...]
     hands: tuple[tuple[int, ...], ...]
@@ -68,7 +54,7 @@ class SilkroadState(State):
     milestone: int
     rose: tuple[int, ...]
     turn: int
-    phase: str
+    phase: Phase
     card: int
     mode: str
     subject: int
@@ -79,55 +65,9 @@ class SilkroadState(State):
     ended: str
     log: tuple[str, ...]
 
-    def __init__(self, game: SilkroadGame, **fields: Any) -> None:
-        super().__init__(game)
-        self._outcomes: list[tuple[Action, float]] | None = None
-        for name in FIELDS:
-            object.__setattr__(self, name, fields[name])
-
-    @classmethod
-    def from_work(cls, game: SilkroadGame, w: Work) -> SilkroadState:
-        # Built slot by slot: this runs once per step, so it skips the keyword machinery.
-        s = object.__new__(cls)
-        s.game = game
-        s._legal = None
-        s._outcomes = None
-        s.pos = tuple(w.pos)
-        s.silver = tuple(w.silver)
-        s.hands = tuple(w.hands)
-        s.displays = tuple(w.displays)
-        s.deck = tuple(w.deck)
-        s.deck_bazaars = w.deck_bazaars
-        s.discard = tuple(w.discard)
-        s.reshuffles = w.reshuffles
-        s.marker = w.marker
-        s.bazaar_cards = tuple(w.bazaar_cards)
-        s.last_call = tuple(w.last_call)
-        s.milestone = w.milestone
-        s.rose = tuple(w.rose)
-        s.turn = w.turn
-        s.phase = w.phase
-        s.card = w.card
-        s.mode = w.mode
-        s.subject = w.subject
-        s.numeral = w.numeral
-        s.group = tuple(w.group)
-        s.part = w.part
-        s.remaining = w.remaining
-        s.ended = w.ended
-        s.log = tuple(w.log)
-        return s
-
-    def replace(self, **changes: Any) -> SilkroadState:
-        """A copy with some fields changed (for tests and resampling)."""
-        fields = {name: getattr(self, name) for name in FIELDS}
-        fields.update(changes)
-        return SilkroadState(self.game, **fields)
-
-    # --- derived -----------------------------------------------------------
     @property
     def numeral_index(self) -> int:
-        return rules.numeral_index(self.game.data.cards[self.card].alts, self.numeral)
+        return numeral_index(self.game.data.cards[self.card].alts, self.numeral)
 
     @property
     def turn_seat(self) -> int:
@@ -137,7 +77,6 @@ class SilkroadState(State):
     def round(self) -> int:
         return self.turn // self.game.players + 1
 
-    # --- contract ----------------------------------------------------------
     def current_player(self) -> int:
         ph = self.phase
         if ph in CHANCE_PHASES:
@@ -155,107 +94,63 @@ class SilkroadState(State):
             return g.owner[self.subject] if part.kind == "foreign" else self.turn_seat
         return self.turn_seat
 
-    def _legal_actions(self) -> Sequence[Action]:
-        return rules.legal_actions(self)
-
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if self.phase not in CHANCE_PHASES:
-            return super().chance_outcomes()
-        if self._outcomes is None:
-            self._outcomes = rules.chance_outcomes(self)
-        return list(self._outcomes)
-
-    def _apply(self, action: Action) -> SilkroadState:
-        return SilkroadState.from_work(self.game, rules.apply(self, action))
-
-    def _why_illegal(self, action: Action) -> tuple[str, str]:
-        return view.why_illegal(self, action)
-
-    def _describe(self, action: Action) -> str:
-        return view.describe(self, action)
-
-    def scores(self) -> list[float]:
-        return [float(v) for v in self.silver]
-
-    def returns(self) -> list[float]:
-        n = self.game.players
-        if self.phase != END:
-            return [0.0] * n
-        best = max(self.silver)
-        winners = [i for i, v in enumerate(self.silver) if v == best]
-        k = len(winners)
-        if k == n:
-            return [0.0] * n
-        return [1.0 / k if i in winners else -1.0 / (n - k) for i in range(n)]
-
-    def observation(self, seat: int | None) -> JSON:
-        return view.observation(self, seat)
-
-    def observation_tensor(self, seat: int | None) -> list[float]:
-        return view.tensor(self, seat)
-
-    def to_json(self) -> JSON:
-        out: JSON = {}
-        for name in FIELDS:
-            v = getattr(self, name)
-            if isinstance(v, tuple):
-                v = [list(x) if isinstance(x, tuple) else x for x in v]
-            out[name] = v
-        return out
-
-    def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
-        """Redraw the other hands and the draw pile from the cards `seat` has not seen.
-
-        The pool is built from public counts and `seat`'s own hand in card order, so two
-        states `seat` cannot tell apart give the same result for the same `rng`.
-        """
-        if self.phase == END:
-            return self
+    def validate(self) -> None:
         g = self.game
-        unseen = [c.copies for c in g.data.cards]
-        for k in self.hands[seat]:
-            unseen[k] -= 1
-        for d in self.displays:
-            for k in d:
-                unseen[k] -= 1
-        for k, n in enumerate(self.discard):
-            unseen[k] -= n
-        if self.mode == "B":
-            # A passed card is public while it is carried out, before it reaches the discard.
-            unseen[self.card] -= 1
-        pool = [k for k, n in enumerate(unseen) for _ in range(n)]
-        rng.shuffle(pool)
-        hands = list(self.hands)
-        for i in range(g.players):
-            if i != seat:
-                n = len(self.hands[i])
-                hands[i] = tuple(sorted(pool[:n]))
-                del pool[:n]
-        deck = [0] * len(unseen)
-        for k in pool:
-            deck[k] += 1
-        return self.replace(hands=tuple(hands), deck=tuple(deck))
-
-    # --- evaluation hook ---------------------------------------------------
-    def heuristic_terms(self, seat: int) -> dict[str, float]:
-        g = self.game
-        if not self.pos or len(self.pos) < g.merchants:
-            return {
-                "silver": float(self.silver[seat]),
-                "progress": 0.0,
-                "penalty": 0.0,
-                "bazaars": 6.0 * self.bazaar_cards[seat],
-            }
-        own = [self.pos[m] for m in g.merchants_of[seat]]
-        return {
-            "silver": float(self.silver[seat]),
-            # Positions are worth silver later: cities, bazaar places, the Venice payment.
-            "progress": 0.25 * sum(own) / len(own),
-            "penalty": -float(g.data.penalties[len(self.displays[seat])]),
-            "bazaars": 6.0 * self.bazaar_cards[seat],
-        }
-
-    def heuristic(self, seat: int) -> float:
-        values = [sum(self.heuristic_terms(i).values()) for i in range(self.game.players)]
-        best_other = max(v for i, v in enumerate(values) if i != seat)
-        return math.tanh((values[seat] - best_other) / 20.0)
+        n, kinds = g.players, len(g.data.cards)
+        for name in ("silver", "hands", "displays", "bazaar_cards", "last_call"):
+            if len(getattr(self, name)) != n:
+                raise StateDataError(f"{name}: one entry per seat ({n})")
+        if len(self.deck) != kinds or len(self.discard) != kinds:
+            raise StateDataError(f"deck/discard: one count per card kind ({kinds})")
+        if min(self.deck) < 0 or min(self.discard) < 0 or min(self.silver) < 0:
+            raise StateDataError("deck/discard/silver: counts are never negative")
+        cards = [k for row in (*self.hands, *self.displays) for k in row]
+        if any(not 0 <= k < kinds for k in cards):
+            raise StateDataError("hands/displays: a card of no kind")
+        held = [self.deck[k] + self.discard[k] for k in range(kinds)]
+        for k in cards:
+            held[k] += 1
+        if self.mode == "B" and 0 <= self.card < kinds:
+            held[self.card] += 1  # a passed card is carried out before it is discarded
+        if any(h > c.copies for h, c in zip(held, g.data.cards)):
+            raise StateDataError("deck/discard/hands/displays: more copies than the deck has")
+        if len(self.pos) > g.merchants or any(
+            not min(g.data.start_positions) <= p <= g.length for p in self.pos
+        ):
+            raise StateDataError(f"pos: at most {g.merchants} merchants, each on the track")
+        if self.phase not in (DEAL, PLACE) and len(self.pos) != g.merchants:
+            raise StateDataError("pos: every merchant is placed once the journey starts")
+        if len(self.rose) != 2 or any(not 0 <= c < g.merchants for c in self.rose):
+            raise StateDataError("rose: two marked colours")
+        if any(not 0 <= m < g.merchants for m in self.group):
+            raise StateDataError("group: merchants are colours of the game")
+        if self.mode not in ("", "A", "B") or self.turn < 0 or self.reshuffles < 0:
+            raise StateDataError("mode/turn/reshuffles: out of range")
+        if not 1 <= self.marker <= len(g.data.bazaar) + 1:
+            raise StateDataError("marker: a place on the bazaar track")
+        if not 0 <= self.milestone < len(g.data.cities):
+            raise StateDataError("milestone: a trade city")
+        if not 0 <= self.deck_bazaars <= g.spare_bazaars or any(
+            not 0 <= b <= g.bazaars_each for b in self.bazaar_cards
+        ):
+            raise StateDataError("deck_bazaars/bazaar_cards: out of range")
+        if not -1 <= self.card < kinds or not -1 <= self.subject < g.merchants:
+            raise StateDataError("card/subject: a card kind and a merchant, or -1")
+        if self.numeral != -1 and (
+            self.card < 0 or self.numeral not in {a.numeral for a in g.data.cards[self.card].alts}
+        ):
+            raise StateDataError("numeral: an alternative of the pending card, or -1")
+        if not -1 <= self.part <= max(len(a.parts) for c in g.data.cards for a in c.alts):
+            raise StateDataError("part: a part of the pending alternative, or -1")
+        if abs(self.remaining) > max(abs(row.miles) for row in g.data.bazaar) + 1:
+            raise StateDataError("remaining: more bazaar miles than a bazaar gives")
+        carrying = self.phase in (CARRY, PICK)
+        if carrying and not (0 <= self.card < kinds and 0 <= self.subject < g.merchants):
+            raise StateDataError("card/subject: a pending card names a card and a merchant")
+        if self.phase == PICK:
+            try:
+                parts = g.data.cards[self.card].alts[self.numeral_index].parts
+            except ValueError:
+                raise StateDataError("numeral: the card has no such alternative") from None
+            if not 0 <= self.part < len(parts):
+                raise StateDataError("part: the alternative has no such part")

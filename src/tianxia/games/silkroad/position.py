@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tianxia.games.silkroad.game import SilkroadGame
-from tianxia.games.silkroad.rules import TURN
-from tianxia.games.silkroad.state import SilkroadState
+from tianxia.games.silkroad.state import TURN, SilkroadState
 
 
 def position(
