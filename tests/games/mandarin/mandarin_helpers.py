@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 
 from tianxia.core import State
 from tianxia.games.mandarin import rules
+from tianxia.games.mandarin.data import TABLES
 from tianxia.games.mandarin.state import MandarinState
-from tianxia.games.mandarin.tables import TABLES
 
 
 def holdings(by_seat: Mapping[int, Sequence[str]]) -> tuple[int, ...]:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import tianxia
-from tianxia.games.mandarin import tables
-from tianxia.games.mandarin.tables import TABLES, load_tables, sign_of_birth_date
+from tianxia.games.mandarin import data
+from tianxia.games.mandarin.data import TABLES, load_tables, sign_of_birth_date
 
 ZODIAC = [
     "rat",
@@ -91,7 +91,7 @@ def test_bad_birth_dates_are_refused(bad: str) -> None:
 
 def _copy_data(tmp_path: Path) -> Path:
     folder = tmp_path / "mandarin"
-    shutil.copytree(tables.PACKAGE_DIR / "data", folder)
+    shutil.copytree(data.PACKAGE_DIR / "data", folder)
     return folder
 
 

@@ -10,8 +10,8 @@ from mandarin_helpers import holdings, play, tile
 import tianxia
 from tianxia.core import IllegalActionError
 from tianxia.games.mandarin import rules
+from tianxia.games.mandarin.data import TABLES
 from tianxia.games.mandarin.state import MandarinState
-from tianxia.games.mandarin.tables import TABLES
 
 ELEVEN = [f"{a}-red" for a in TABLES.animals[:11]]  # every animal but the pig
 SIX = [f"{a}-red" for a in ("tiger", "rabbit", "dragon", "snake", "horse", "goat")]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tianxia.core import Action, action
-from tianxia.games.mandarin.tables import TABLES
+from tianxia.games.mandarin.data import TABLES
 
 BID_STEP = 100
 BID_CAP = 20000

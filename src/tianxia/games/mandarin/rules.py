@@ -1,14 +1,14 @@
 """Mandarin's rules: legal actions, transitions, chance, the end and its scoring.
 
 Rule numbers (MA-n.m) refer to docs/rules/mandarin.md. Every function takes a
-`MandarinState`; `apply` fills a fresh copy and never changes its input.
+`MandarinState`; `apply` fills a draft and never changes its input.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from tianxia.core import Action, IllegalActionError
+from tianxia.core import Action, Event, IllegalActionError, seat_name
 from tianxia.games.mandarin.actions import (
     BID_CAP,
     BID_STEP,
@@ -38,31 +38,29 @@ from tianxia.games.mandarin.actions import (
     Take,
     Tile,
 )
-from tianxia.games.mandarin.tables import ANIMAL_COUNT, COLOUR_COUNT, TABLES, TILE_COUNT
-
-if TYPE_CHECKING:
-    from tianxia.games.mandarin.state import MandarinState
-
-DISPENSER = -1
-LOT = -2
-
-SIGN, START, DIE, TAKE, SEIZE, FACE, TILE, CHOOSE, AUCTION, REVEAL, OVER = range(11)
-PHASE_NAMES = (
-    "sign",
-    "start",
-    "die",
-    "take",
-    "seize",
-    "face",
-    "tile",
-    "choose",
-    "auction",
-    "reveal",
-    "over",
+from tianxia.games.mandarin.data import ANIMAL_COUNT, COLOUR_COUNT, TABLES, TILE_COUNT
+from tianxia.games.mandarin.state import (
+    AUCTION,
+    CHANCE_PHASES,
+    CHOOSE,
+    DIE,
+    DISPENSER,
+    LOG_LENGTH,
+    FACE,
+    LOT,
+    OVER,
+    PHASE_NAMES,
+    REVEAL,
+    SEIZE,
+    SIGN,
+    SQUARES,
+    START,
+    TAKE,
+    TILE,
+    MandarinState,
 )
-CHANCE_PHASES = frozenset((DIE, FACE, TILE, REVEAL))
 
-SQUARES = TABLES.squares
+__all__ = ["PHASE_NAMES", "SEIZE", "SIGN", "SQUARES", "START"]
 CHARACTER = TABLES.character_square
 PAGODA = TABLES.pagoda_tiles
 IS_PAGODA = tuple(t in PAGODA for t in range(TILE_COUNT))
@@ -182,86 +180,120 @@ def chance_outcomes(s: MandarinState) -> list[tuple[Action, float]]:
 
 
 # --- transitions ---------------------------------------------------------------
-LOG_LENGTH = 6
 
 
 def apply(s: MandarinState, a: Action) -> MandarinState:
-    n = s.copy()
+    n = s.draft()
     event = str(a) if s.phase in CHANCE_PHASES else f"seat {s.actor}: {a}"
     n.log = (*s.log[1 - LOG_LENGTH :], event)
-    if isinstance(a, Bid):
-        n.high = a.amount
-        n.bidder = s.actor
-        _next_bidder(n)
-    elif isinstance(a, Pass):
-        n.out = s.out | (1 << s.actor)
-        _next_bidder(n)
-    elif isinstance(a, Die):
-        _move(n, a.pips)
-    elif isinstance(a, Face):
-        if a.up:
-            n.phase = TILE
-        else:
-            n.holes = s.holes + 1
-            _after_tile(n, face_down=True)
-    elif isinstance(a, Tile):
-        owner = list(s.owner)
-        owner[a.tile] = LOT
-        n.owner = tuple(owner)
-        n.lot = (*s.lot, a.tile)
-        if s.phase == REVEAL:
-            n.holes = s.holes - 1
-            _deliver(n)
-        else:
-            _after_tile(n, face_down=False)
-    elif isinstance(a, Cash):
-        owner = list(s.owner)
-        owner[a.tile] = DISPENSER
-        n.owner = tuple(owner)
-        money = list(s.money)
-        money[s.seat] += TILE_VALUES[a.tile]
-        n.money = tuple(money)
-        _refresh_firsts(n, a.tile // COLOUR_COUNT)
-        if s.seat not in n.owner:
-            n.phase = DIE
-    elif isinstance(a, Roll):
-        n.phase = DIE
-    elif isinstance(a, Take):
-        owner = list(s.owner)
-        taker = s.actor
-        owner[a.tile] = taker
-        n.owner = tuple(owner)
-        n.passed = ()
-        n.debtor = -1
-        _refresh_firsts(n, a.tile // COLOUR_COUNT)
-        if _check_win(n, taker):
-            return n
-        if s.phase == TAKE:
-            n.phase = DIE
-            n.actor = s.seat
-        else:
-            n.actor = s.seat
-            _after_landing(n)
-    elif isinstance(a, Keep):
-        n.receiver = s.seat
+    _HANDLERS[type(a)](n, s, a)
+    return n.freeze()
+
+
+def _on_bid(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Bid)
+    n.high = a.amount
+    n.bidder = s.actor
+    _next_bidder(n)
+
+
+def _on_pass(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Pass)
+    n.out = s.out | (1 << s.actor)
+    _next_bidder(n)
+
+
+def _on_die(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Die)
+    _move(n, a.pips)
+
+
+def _on_face(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Face)
+    if a.up:
+        n.phase = TILE
+    else:
+        n.holes = s.holes + 1
+        _after_tile(n, face_down=True)
+
+
+def _on_tile(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Tile)
+    owner = list(s.owner)
+    owner[a.tile] = LOT
+    n.owner = tuple(owner)
+    n.lot = (*s.lot, a.tile)
+    if s.phase == REVEAL:
+        n.holes = s.holes - 1
         _deliver(n)
-    elif isinstance(a, Draw):
-        n.phase = FACE
-    elif isinstance(a, Offer):
-        _open_auction(n, seller=s.seat)
-    elif isinstance(a, Sign):
-        sign = list(s.sign)
-        sign[s.actor] = a.animal
-        pos = list(s.pos)
-        pos[s.actor] = a.animal * 3 + CHARACTER
-        n.sign, n.pos = tuple(sign), tuple(pos)
-        if s.actor + 1 < len(sign):
-            n.actor = s.actor + 1
-        else:
-            _begin_turn(n, 0)
-    else:  # pragma: no cover - the engine checks legality first
-        raise ValueError(f"{a!r} is no mandarin action")
-    return n
+    else:
+        _after_tile(n, face_down=False)
+
+
+def _on_cash(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Cash)
+    owner = list(s.owner)
+    owner[a.tile] = DISPENSER
+    n.owner = tuple(owner)
+    money = list(s.money)
+    money[s.seat] += TILE_VALUES[a.tile]
+    n.money = tuple(money)
+    _refresh_firsts(n, a.tile // COLOUR_COUNT)
+    if s.seat not in n.owner:
+        n.phase = DIE
+
+
+def _on_roll(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Roll)
+    n.phase = DIE
+
+
+def _on_take(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Take)
+    owner = list(s.owner)
+    taker = s.actor
+    owner[a.tile] = taker
+    n.owner = tuple(owner)
+    n.passed = ()
+    n.debtor = -1
+    _refresh_firsts(n, a.tile // COLOUR_COUNT)
+    if _check_win(n, taker):
+        return
+    if s.phase == TAKE:
+        n.phase = DIE
+        n.actor = s.seat
+    else:
+        n.actor = s.seat
+        _after_landing(n)
+
+
+def _on_keep(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Keep)
+    n.receiver = s.seat
+    _deliver(n)
+
+
+def _on_draw(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Draw)
+    n.phase = FACE
+
+
+def _on_offer(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Offer)
+    _open_auction(n, seller=s.seat)
+
+
+def _on_sign(n: MandarinState, s: MandarinState, a: Action) -> None:
+    assert isinstance(a, Sign)
+    sign = list(s.sign)
+    sign[s.actor] = a.animal
+    pos = list(s.pos)
+    pos[s.actor] = a.animal * 3 + CHARACTER
+    n.sign, n.pos = tuple(sign), tuple(pos)
+    if s.actor + 1 < len(sign):
+        n.actor = s.actor + 1
+    else:
+        _begin_turn(n, 0)
 
 
 def _begin_turn(n: MandarinState, seat: int) -> None:
@@ -588,3 +620,32 @@ def describe(s: MandarinState, a: Action) -> str:
     if isinstance(a, Tile):
         return f"the tile is {TABLES.tile_names[a.tile]}"
     return str(a)
+
+
+def scores(s: MandarinState) -> list[float]:
+    """Each seat's wealth: money plus what its tiles are worth (MA-7)."""
+    return [float(w) for w in wealth(s)]
+
+
+def event(s: MandarinState, a: Action, after: MandarinState) -> Event:
+    """Every roll, tile, bid and choice happens in the open (MA-1.5: only purses are
+    hidden, and no sentence names a purse)."""
+    if s.phase in CHANCE_PHASES:
+        return Event.public(describe(s, a), reveals=True)
+    return Event.public(f"{seat_name(s.actor)}: {a}")
+
+
+_HANDLERS: dict[type[Action], Callable[[MandarinState, MandarinState, Action], None]] = {
+    Bid: _on_bid,
+    Pass: _on_pass,
+    Die: _on_die,
+    Face: _on_face,
+    Tile: _on_tile,
+    Cash: _on_cash,
+    Roll: _on_roll,
+    Take: _on_take,
+    Keep: _on_keep,
+    Draw: _on_draw,
+    Offer: _on_offer,
+    Sign: _on_sign,
+}

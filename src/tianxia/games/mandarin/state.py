@@ -1,50 +1,46 @@
-"""The Mandarin position: a small immutable value of tuples and ints."""
+"""The Mandarin position: its phases and its fields, a small immutable value."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
+import enum
 from typing import TYPE_CHECKING, Any
 
-from tianxia.core import CHANCE, JSON, TERMINAL, Action, State
-from tianxia.games.mandarin import rules
-from tianxia.games.mandarin import view as view
-from tianxia.games.mandarin.rules import CHANCE_PHASES, DISPENSER, OVER, SIGN
-from tianxia.games.mandarin.tables import TILE_COUNT
+from tianxia.core import CHANCE, TERMINAL, State, StateDataError
+from tianxia.games.mandarin.data import ANIMAL_COUNT, COLOUR_COUNT, TABLES, TILE_COUNT
 
 if TYPE_CHECKING:
     from tianxia.games.mandarin.game import Mandarin
 
-FIELDS = (
-    "sign",
-    "pos",
-    "money",
-    "owner",
-    "firsts",
-    "seat",
-    "turns",
-    "phase",
-    "actor",
-    "rolls",
-    "lot",
-    "holes",
-    "receiver",
-    "seller",
-    "high",
-    "bidder",
-    "out",
-    "banned",
-    "debtor",
-    "passed",
-    "winners",
-    "end",
-    "last_roll",
-    "log",
-)
+
+class Phase(enum.IntEnum):
+    """What is pending; the value indexes `PHASE_NAMES`."""
+
+    SIGN = 0  # each seat chooses its animal
+    START = 1  # the seat on turn rolls or cashes in
+    DIE = 2  # chance throws the die
+    TAKE = 3  # passing: the mover takes a tile from a passed seat
+    SEIZE = 4  # bankruptcy: the creditor chooses a tile
+    FACE = 5  # chance: the drawn tile falls face up or down
+    TILE = 6  # chance: which tile it is
+    CHOOSE = 7  # keep the lot or offer it for auction
+    AUCTION = 8
+    REVEAL = 9  # chance turns the face-down tiles over
+    OVER = 10
+
+
+SIGN, START, DIE, TAKE, SEIZE, FACE, TILE, CHOOSE, AUCTION, REVEAL, OVER = Phase
+PHASE_NAMES = tuple(p.name.lower() for p in Phase)
+CHANCE_PHASES = frozenset((DIE, FACE, TILE, REVEAL))
+# Where a tile is when no collection holds it.
+DISPENSER = -1
+LOT = -2
+SQUARES = TABLES.squares
+# How many recent events the observation's log keeps.
+LOG_LENGTH = 6
 
 
 class MandarinState(State):
-    """One Mandarin position. Never changed once built: `_apply` fills a fresh copy.
+    """One Mandarin position.
 
     Attributes:
         sign: each seat's animal (-1 until chosen).
@@ -69,9 +65,7 @@ class MandarinState(State):
         log: the last few public events, in notation (`seat 1: bid 300`, `die 4`).
     """
 
-    __slots__ = FIELDS
     game: Mandarin
-
     sign: tuple[int, ...]
     pos: tuple[int, ...]
     money: tuple[int, ...]
@@ -79,7 +73,7 @@ class MandarinState(State):
     firsts: tuple[tuple[int, ...], ...]
     seat: int
     turns: int
-    phase: int
+    phase: Phase
     actor: int
     rolls: int
     lot: tuple[int, ...]
@@ -97,52 +91,6 @@ class MandarinState(State):
     last_roll: int
     log: tuple[str, ...]
 
-    def __init__(self, game: Mandarin, **fields: Any) -> None:
-        super().__init__(game)
-        n = game.players
-        defaults: dict[str, Any] = {
-            "sign": (-1,) * n,
-            "pos": (-1,) * n,
-            "money": (game.start_money,) * n,
-            "owner": (DISPENSER,) * TILE_COUNT,
-            "firsts": ((),) * 12,
-            "seat": 0,
-            "turns": 0,
-            "phase": SIGN,
-            "actor": 0,
-            "rolls": 0,
-            "lot": (),
-            "holes": 0,
-            "receiver": -1,
-            "seller": -1,
-            "high": 0,
-            "bidder": -1,
-            "out": 0,
-            "banned": 0,
-            "debtor": -1,
-            "passed": (),
-            "winners": (),
-            "end": "",
-            "last_roll": 0,
-            "log": (),
-        }
-        unknown = set(fields) - set(defaults)
-        if unknown:
-            raise ValueError(f"a mandarin state has no field {sorted(unknown)[0]!r}")
-        defaults.update(fields)
-        for name in FIELDS:
-            object.__setattr__(self, name, defaults[name])
-
-    def copy(self) -> MandarinState:
-        """A fresh state with the same fields, for `_apply` to fill before anyone sees it."""
-        new = object.__new__(MandarinState)
-        new.game = self.game
-        new._legal = None
-        for name in FIELDS:
-            setattr(new, name, getattr(self, name))
-        return new
-
-    # --- the engine hooks --------------------------------------------------
     def current_player(self) -> int:
         phase = self.phase
         if phase == OVER:
@@ -151,49 +99,71 @@ class MandarinState(State):
             return CHANCE
         return self.actor
 
-    def _legal_actions(self) -> Sequence[Action]:
-        return rules.legal_actions(self)
+    def validate(self) -> None:
+        """Refuse values no game can reach, naming the field."""
+        n = self.game.players
+        seats = range(n)
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        return rules.chance_outcomes(self)
+        def need(ok: bool, key: str) -> None:
+            if not ok:
+                raise StateDataError(f"{key}: out of range")
 
-    def _apply(self, action: Action) -> State:
-        return rules.apply(self, action)
+        for key in ("sign", "pos", "money"):
+            need(len(getattr(self, key)) == n, key)
+        need(len(self.owner) == TILE_COUNT and len(self.firsts) == ANIMAL_COUNT, "owner/firsts")
+        need(len(self.log) <= LOG_LENGTH, "log")
+        need(self.end in ("", "collection", "cap"), "end")
+        need(all(-1 <= a < ANIMAL_COUNT for a in self.sign), "sign")
+        need(all(-1 <= p < SQUARES for p in self.pos), "pos")
+        need(all(m >= 0 for m in self.money), "money")
+        need(all(LOT <= o < n for o in self.owner), "owner")
+        need(all(len(c) == len(set(c)) and set(c) <= set(seats) for c in self.firsts), "firsts")
+        need(set(self.passed) <= set(seats) and set(self.winners) <= set(seats), "passed/winners")
+        need(
+            all(0 <= t < TILE_COUNT and self.owner[t] == LOT for t in self.lot)
+            and sum(o == LOT for o in self.owner) == len(self.lot),
+            "lot",
+        )
+        need(self.seat in seats and self.actor in seats, "seat/actor")
+        for key in ("receiver", "seller", "bidder", "debtor"):
+            need(-1 <= getattr(self, key) < n, key)
+        for key in ("turns", "rolls", "holes", "high", "out", "banned", "last_roll"):
+            need(getattr(self, key) >= 0, key)
+        need(self.out < 1 << n and self.banned < 1 << n, "out/banned")
+        need(self.last_roll <= 6 and self.holes <= TILE_COUNT, "last_roll/holes")
+        # The order of `firsts` is history; who is in it follows from the tiles.
+        for animal, claim in enumerate(self.firsts):
+            tiles = range(animal * COLOUR_COUNT, (animal + 1) * COLOUR_COUNT)
+            holders = {p for p in seats if sum(self.owner[t] == p for t in tiles) >= 3}
+            need(set(claim) == holders, "firsts")
 
-    def _why_illegal(self, action: Action) -> tuple[str, str]:
-        return rules.why_illegal(self, action)
 
-    def _describe(self, action: Action) -> str:
-        return rules.describe(self, action)
-
-    def returns(self) -> list[float]:
-        return rules.returns(self)
-
-    def scores(self) -> list[float]:
-        return [float(w) for w in rules.wealth(self)]
-
-    def observation(self, seat: int | None) -> JSON:
-        return view.observation(self, seat)
-
-    def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
-        return view.resample(self, seat, rng)
-
-    def observation_tensor(self, seat: int | None) -> list[float]:
-        return view.observation_tensor(self, seat)
-
-    def heuristic(self, seat: int) -> float:
-        return view.heuristic(self, seat)
-
-    def heuristic_terms(self, seat: int) -> dict[str, float]:
-        return view.heuristic_terms(self, seat)
-
-    def to_json(self) -> JSON:
-        out: JSON = {}
-        for name in FIELDS:
-            value = getattr(self, name)
-            if name == "firsts":
-                value = [list(f) for f in value]
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[name] = value
-        return out
+def opening(game: Mandarin) -> dict[str, Any]:
+    """The fields of the position before anyone has chosen an animal."""
+    n = game.players
+    return {
+        "sign": (-1,) * n,
+        "pos": (-1,) * n,
+        "money": (game.start_money,) * n,
+        "owner": (DISPENSER,) * TILE_COUNT,
+        "firsts": ((),) * ANIMAL_COUNT,
+        "seat": 0,
+        "turns": 0,
+        "phase": SIGN,
+        "actor": 0,
+        "rolls": 0,
+        "lot": (),
+        "holes": 0,
+        "receiver": -1,
+        "seller": -1,
+        "high": 0,
+        "bidder": -1,
+        "out": 0,
+        "banned": 0,
+        "debtor": -1,
+        "passed": (),
+        "winners": (),
+        "end": "",
+        "last_roll": 0,
+        "log": (),
+    }

@@ -1,0 +1,143 @@
+"""What search and learning need: resampling purses, the evaluation hook, the tensor."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from tianxia.games.mandarin import rules
+from tianxia.games.mandarin.data import ANIMAL_COUNT, COLOUR_COUNT
+from tianxia.games.mandarin.state import MandarinState
+
+# Others' money is resampled from a flat prior on 0..RESAMPLE_MONEY_MAX in hundreds (MA-1.5).
+RESAMPLE_MONEY_MAX = 6000
+
+
+def resample(s: MandarinState, seat: int, rng: random.Random) -> MandarinState:
+    """Redraw what `seat` cannot see: the others' money.
+
+    Face-down tiles and the dispenser's order do not exist in the state (they are drawn
+    when seen), so the only hidden values are the others' purses. They are redrawn from a
+    flat prior, seat by seat, so the result depends only on `seat`'s view and `rng`.
+    """
+    if s.phase == rules.OVER:
+        return s
+    money = tuple(
+        s.money[i] if i == seat else 100 * rng.randrange(RESAMPLE_MONEY_MAX // 100 + 1)
+        for i in range(s.game.players)
+    )
+    return s.replace(money=money)
+
+
+def heuristic_terms(s: MandarinState, seat: int) -> dict[str, float]:
+    """Collection progress (distinct animals, best animal), sectors held, and wealth."""
+    counts = [0] * ANIMAL_COUNT
+    for t, o in enumerate(s.owner):
+        if o == seat:
+            counts[t // COLOUR_COUNT] += 1
+    distinct = sum(1 for c in counts if c)
+    wealth = rules.wealth(s)
+    if s.bidder >= 0 and s.high > 0:
+        # A standing bid is money already promised: the lot's worth against its price, or,
+        # for a bid beyond the bidder's money, all of it forfeited (MA-4.5).
+        b = s.bidder
+        if s.high > s.money[b]:
+            wealth[b] -= s.money[b]
+        else:
+            lot = sum(rules.TILE_VALUES[t] for t, o in enumerate(s.owner) if o == rules.LOT)
+            wealth[b] += lot + 200 * s.holes - s.high
+    others = [w for i, w in enumerate(wealth) if i != seat]
+    sectors = sum(1 for a in range(ANIMAL_COUNT) if rules.holder(s, a) == seat)
+    return {
+        "animals": distinct / ANIMAL_COUNT,
+        "best_animal": max(counts) / COLOUR_COUNT,
+        "sectors": sectors / ANIMAL_COUNT,
+        "wealth_lead": (wealth[seat] - max(others)) / 3000.0,
+    }
+
+
+def heuristic(s: MandarinState, seat: int) -> float:
+    """An estimate in [-1, 1] of `seat`'s return: progress to a collection, or wealth."""
+    if s.phase == rules.OVER:
+        return s.returns()[seat]
+    t = heuristic_terms(s, seat)
+    progress = max(t["animals"], t["best_animal"])
+    if s.game.money_variant:
+        score = 1.5 * t["wealth_lead"] + 0.5 * progress + t["sectors"]
+    else:
+        # Money wins nothing by itself here, but it buys tiles and pays rent: a seat that
+        # spends it all is left to bankruptcy, so wealth weighs as much as a sector or two.
+        score = 2.0 * (progress - 0.5) + 0.5 * t["sectors"] + 0.75 * t["wealth_lead"]
+    return math.tanh(score)
+
+
+def heuristics(s: MandarinState) -> list[float]:
+    return [heuristic(s, seat) for seat in range(s.game.players)]
+
+
+def tensor_size(players: int) -> int:
+    """Length of `observation_tensor` for `players` seats (the layout is documented there)."""
+    n = players
+    return (
+        len(rules.PHASE_NAMES)
+        + (n + 2)  # to move: seats, chance, terminal
+        + 2 * n  # turn of, viewer
+        + rules.SQUARES * n  # positions
+        + 72 * (n + 2)  # where each tile is: a collection, the dispenser, the lot
+        + ANIMAL_COUNT * n  # sector holders
+        + 6  # last roll
+        + 7 * n  # bidder, out, overbid, seller, passed, debtor, receiver
+        + n  # winners
+        + 8  # scalars
+    )
+
+
+def tensor(s: MandarinState, seat: int | None) -> list[float]:
+    """A fixed-length encoding of `observation(seat)`: one-hot blocks, then scalars
+    (holes, dispenser, own money, high bid, rolls, turns, money variant, game over)."""
+    n = s.game.players
+    vec: list[float] = []
+
+    def one_hot(size: int, index: int) -> None:
+        block = [0.0] * size
+        if 0 <= index < size:
+            block[index] = 1.0
+        vec.extend(block)
+
+    def mask(bits: int) -> None:
+        vec.extend(float((bits >> i) & 1) for i in range(n))
+
+    one_hot(len(rules.PHASE_NAMES), s.phase)
+    player = s.current_player()
+    one_hot(n + 2, player if player >= 0 else n + (0 if player == -1 else 1))
+    one_hot(n, s.seat)
+    one_hot(n, -1 if seat is None else seat)
+    for p in s.pos:
+        one_hot(rules.SQUARES, p)
+    for o in s.owner:
+        one_hot(n + 2, o if o >= 0 else n - 1 - o)
+    for a in range(ANIMAL_COUNT):
+        one_hot(n, rules.holder(s, a))
+    one_hot(6, s.last_roll - 1)
+    one_hot(n, s.bidder)
+    mask(s.out)
+    mask(s.banned)
+    one_hot(n, s.seller)
+    mask(sum(1 << i for i in s.passed))
+    one_hot(n, s.debtor)
+    one_hot(n, s.receiver)
+    mask(sum(1 << i for i in s.winners))
+    own = s.money[seat] if seat is not None else 0
+    vec.extend(
+        (
+            s.holes / 72,
+            rules.dispenser_count(s) / 72,
+            own / 10000,
+            s.high / 20000,
+            s.rolls / 6,
+            s.turns / s.game.turn_cap,
+            float(s.game.money_variant),
+            float(s.phase == rules.OVER),
+        )
+    )
+    return vec
