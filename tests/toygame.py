@@ -76,7 +76,9 @@ class HighCardState(State):
         if len(set(cards)) != len(cards) or not set(cards) <= set(CARDS):
             raise ValueError("HC: a card is held twice or is not a card of the deck")
         if len(self.hands) > self.game.players or not 0 <= self.turn <= self.game.players:
-            raise ValueError(f"HC: turn {self.turn} or {len(self.hands)} hands do not fit the table")
+            raise ValueError(
+                f"HC: turn {self.turn} or {len(self.hands)} hands do not fit the table"
+            )
 
     def _pending_deal(self) -> bool:
         return len(self.hands) < self.game.players or (

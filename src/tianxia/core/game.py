@@ -327,6 +327,7 @@ class State(metaclass=StateMeta):
 
     # Filled in per value class by the metaclass.
     FIELDS: ClassVar[tuple[str, ...]] = ()
+    CACHES: ClassVar[tuple[str, ...]] = ()
     SAVED_FIELDS: ClassVar[tuple[str, ...]] = ()
     DERIVED: ClassVar[tuple[str, ...]] = ()
 
@@ -358,6 +359,8 @@ class State(metaclass=StateMeta):
         d.game = game
         d._legal = None
         d._hash = None
+        for c in cls.CACHES:
+            setattr(d, c, None)
         for f in cls.FIELDS:
             setattr(d, f, fields.get(f))
         return d
@@ -420,6 +423,8 @@ class State(metaclass=StateMeta):
         d.game = game
         d._legal = None
         d._hash = None
+        for c in cls.CACHES:
+            setattr(d, c, None)
         for f in cls.FIELDS:
             setattr(d, f, values.get(f))
         # Checked before anything is derived from the values, so rules never read them raw.
@@ -740,6 +745,8 @@ def _rebuild_state(cls: type[State], game: Game, values: tuple[Any, ...]) -> Sta
     d.game = game
     d._legal = None
     d._hash = None
+    for c in cls.CACHES:
+        setattr(d, c, None)
     for f, v in zip(cls.FIELDS, values):
         setattr(d, f, v)
     state: State = d.freeze()

@@ -22,8 +22,10 @@ A frozen state refuses attribute assignment. Field types are limited to immutabl
 data: ``int``, ``float``, ``bool``, ``str``, ``None``, enums, ``tuple[...]``,
 ``frozenset[...]``, ``X | None``, actions and frozen dataclasses of these.
 
-Derived fields (kept for speed, rebuilt rather than trusted) are listed in
-``DERIVED``: they are slots copied by ``draft``, left out of JSON, equality and hash,
+Private annotations (``_memo: dict[str, int] | None``) are per-state caches: slots set
+to None in every new state or draft, written with ``object.__setattr__``, never saved,
+compared or pickled. Derived fields (kept for speed, rebuilt rather than trusted) are
+listed in ``DERIVED``: they are slots copied by ``draft``, left out of JSON, equality and hash,
 and recomputed by the class's ``derive`` hook after ``make`` and ``from_json``.
 """
 
@@ -54,6 +56,19 @@ class StateDataError(ValueError):
     """Saved state data that does not fit the state's declared fields."""
 
 
+def _cache_names(ns: dict[str, Any]) -> tuple[str, ...]:
+    """Private annotations (``_memo: dict | None``): per-state caches, None in every new state."""
+    ann = ns.get("__annotations__", {})
+    return tuple(
+        n
+        for n, tp in ann.items()
+        if n.startswith("_")
+        and not n.startswith("__")
+        and n not in BASE_SLOTS
+        and "ClassVar" not in (tp if isinstance(tp, str) else repr(tp))
+    )
+
+
 def _field_names(ns: dict[str, Any]) -> tuple[str, ...]:
     ann = ns.get("__annotations__", {})
     names = []
@@ -82,6 +97,11 @@ class StateMeta(ABCMeta):
                 inherited += tuple(f for f in getattr(b, "FIELDS", ()) if f not in inherited)
             own = tuple(f for f in _field_names(ns) if f not in inherited)
             fields = inherited + own
+            inherited_caches: tuple[str, ...] = ()
+            for b in bases:
+                inherited_caches += tuple(getattr(b, "CACHES", ()))
+            own_caches = tuple(c for c in _cache_names(ns) if c not in inherited_caches)
+            caches = inherited_caches + own_caches
             derived = tuple(ns.get("DERIVED", ())) or tuple(
                 d for b in bases for d in getattr(b, "DERIVED", ())
             )
@@ -92,16 +112,19 @@ class StateMeta(ABCMeta):
                 # A class-level default would clash with the slot of the same name.
                 if f in ns:
                     raise TypeError(f"{name}.{f}: state fields take no class-level default")
-            ns["__slots__"] = own
+            ns["__slots__"] = own + own_caches
         cls = super().__new__(mcls, name, bases, ns, **kw)
         if value_class and fields:
-            _install(cls, fields, derived)
+            _install(cls, fields, derived, caches)
         return cls
 
 
-def _install(cls: Any, fields: tuple[str, ...], derived: tuple[str, ...]) -> None:
+def _install(
+    cls: Any, fields: tuple[str, ...], derived: tuple[str, ...], caches: tuple[str, ...] = ()
+) -> None:
     saved = tuple(f for f in fields if f not in derived)
     cls.FIELDS = fields
+    cls.CACHES = caches
     cls.SAVED_FIELDS = saved
     cls.__setattr__ = _frozen_setattr
     cls.__delattr__ = _frozen_delattr
@@ -128,6 +151,7 @@ def _install(cls: Any, fields: tuple[str, ...], derived: tuple[str, ...]) -> Non
         "    d.game = self.game",
         "    d._legal = None",
         "    d._hash = None",
+        *(f"    d.{c} = None" for c in caches),
         *(f"    d.{f} = self.{f}" for f in fields),
         "    return d",
         "def __eq__(self, other):",
