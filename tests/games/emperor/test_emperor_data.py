@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from tianxia.core.data import ENV_VAR, load_toml
-from tianxia.games.emperor import components as comp
-from tianxia.games.emperor.components import PACKAGE_DIR, components, parse_components
+from tianxia.games.emperor import data as comp
+from tianxia.games.emperor.data import PACKAGE_DIR, components, parse_components
 
 C = components()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tianxia
 from tianxia.games.emperor import rules
-from tianxia.games.emperor.build import play, position, where
+from tianxia.games.emperor.position import play, position, where
 
 G2 = tianxia.load_game("emperor", players=2)
 G3 = tianxia.load_game("emperor", players=3)

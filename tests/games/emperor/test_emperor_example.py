@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tianxia
-from tianxia.games.emperor.build import play, where
+from tianxia.games.emperor.position import play, where
 
 
 def test_two_player_opening() -> None:

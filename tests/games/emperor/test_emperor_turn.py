@@ -6,7 +6,7 @@ import pytest
 
 import tianxia
 from tianxia import IllegalActionError
-from tianxia.games.emperor.build import play, position, where
+from tianxia.games.emperor.position import play, position, where
 
 G2 = tianxia.load_game("emperor", players=2)
 

@@ -8,9 +8,10 @@ source: the German rulebook in shared/seeds/002. Data: docs/data/emperor.md.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from tianxia.core import JSON, ActionCodec, Game, OptionSpec, register_game
+from tianxia.games.emperor import rules, search, view
 from tianxia.games.emperor.actions import (
     Accept,
     Advance,
@@ -35,8 +36,8 @@ from tianxia.games.emperor.actions import (
     Start,
     Withdraw,
 )
-from tianxia.games.emperor.components import NORMAL, Components, components
-from tianxia.games.emperor.state import EmperorState
+from tianxia.games.emperor.data import NORMAL, Components, components
+from tianxia.games.emperor.state import EmperorState, initial_fields
 
 
 class Tables:
@@ -134,6 +135,9 @@ class EmperorGame(Game):
     VERSION = 1
     MIN_PLAYERS = 2
     MAX_PLAYERS = 5
+    rules: ClassVar[Any] = rules
+    view: ClassVar[Any] = view
+    search: ClassVar[Any] = search
     OPTIONS = (
         OptionSpec(
             "open_borders",
@@ -184,9 +188,8 @@ class EmperorGame(Game):
         return per_turn * c.turns + 1
 
     def observation_tensor_size(self) -> int:
-        from tianxia.games.emperor.view import tensor_size
 
-        return tensor_size(self.tables)
+        return search.tensor_size(self.tables)
 
     def layout(self) -> JSON:
         """Provinces with name and map position, and borders with their obstacles."""
@@ -209,7 +212,4 @@ class EmperorGame(Game):
         return {"provinces": len(c.province_ids), "turns": c.turns, "reconstructed": True}
 
     def new_initial_state(self) -> EmperorState:
-        return EmperorState.initial(self)
-
-    def state_from_json(self, data: JSON) -> EmperorState:
-        return EmperorState.from_json(self, data)
+        return EmperorState.make(self, **initial_fields(self))

@@ -6,10 +6,10 @@ of the state and never touches its input.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from tianxia.core import Action
+from tianxia.core import Action, Event, seat_name
 from tianxia.games.emperor.actions import (
     Accept,
     Advance,
@@ -34,10 +34,11 @@ from tianxia.games.emperor.actions import (
     Start,
     Withdraw,
 )
-from tianxia.games.emperor.components import NORMAL
+from tianxia.games.emperor.data import NORMAL
 from tianxia.games.emperor.state import (
     ADVANCE,
     ATTACKER,
+    CHANCE_PHASES,
     COLONISE,
     DEFENDER,
     DIE,
@@ -81,6 +82,15 @@ def is_independent(s: S, seat: int) -> bool:
     return s.senior[seat] == seat
 
 
+def status(s: EmperorState, seat: int) -> str:
+    """waiting (no first turn yet), active, junior (merged into another), or eliminated."""
+    if not is_independent(s, seat):
+        return "junior"
+    if not s.started[seat]:
+        return "waiting"
+    return "active" if seat in s.owner else "eliminated"
+
+
 def is_alive(s: S, seat: int) -> bool:
     """Takes turns: independent, and either not yet started or holding a province."""
     return is_independent(s, seat) and (not s.started[seat] or seat in s.owner)
@@ -94,7 +104,8 @@ def influence(s: S) -> tuple[int, ...]:
     """Per province: the realm that influences it (EM-9.2), or -1. Cached."""
     cache = s._cache
     if cache is None:
-        cache = s._cache = {}
+        cache = {}
+        object.__setattr__(s, "_cache", cache)
     got = cache.get("influence")
     if got is not None:
         return got
@@ -164,7 +175,8 @@ def seat_scores(s: S) -> list[int]:
     """Each seat's points; a junior partner shows his senior's (EM-9.3)."""
     cache = s._cache
     if cache is None:
-        cache = s._cache = {}
+        cache = {}
+        object.__setattr__(s, "_cache", cache)
     got = cache.get("scores")
     if got is None:
         realm = {r: realm_score(s, r) for r in set(s.senior)}
@@ -643,178 +655,282 @@ _UNIT_LOSERS = (Die, Endure, Accept, DrawYin, DrawYang, Advance, Retreat)
 
 
 def apply(state: S, a: Action) -> S:
-    s = state.clone()
+    s = state.draft()
+    _HANDLERS[type(a)](s, a)
+    if isinstance(a, _UNIT_LOSERS):
+        _check_elimination(s)
+    # What was memoised while the draft was still changing may be out of date.
+    s._cache = None
+    return s.freeze()
+
+
+def _on_move(s: S, a: Action) -> None:
+    assert isinstance(a, Move)
     t = s.t
     ix = t.index
     me = s.player
-    if isinstance(a, Move):
-        src, dst = ix[a.src], ix[a.dst]
-        _set_units(s, src, s.units[src] - a.n, me)
-        arrive = min(t.cap, s.units[dst] + a.n)
-        # the surplus over the cap is taken from the newcomers
-        s.moved = _set(s.moved, dst, s.moved[dst] + arrive - s.units[dst])
-        _set_units(s, dst, arrive, me)
-        _add_log(s, f"P{me}: {a}")
-        settle_move(s)
-    elif isinstance(a, Grow):
-        p = ix[a.province]
-        due = t.c.growth_base if s.growth[0] < 0 else 1
-        n = min(due, supply(s, me), t.cap - s.units[p])
-        _set_units(s, p, s.units[p] + n, me)
-        s.growth = s.growth[1:]
-        _add_log(s, f"P{me}: {a} (+{n})")
-        settle_growth(s)
-    elif isinstance(a, Done):
-        _add_log(s, f"P{me}: done with {s.phase}")
-        if s.phase == COLONISE:
-            settle_move(s, fresh=True)
-        elif s.phase == MOVE:
-            s.moved = ()
-            settle_expand(s)
-        else:
-            enter_phase5(s)
-    elif isinstance(a, Die):
-        assert s.battle is not None
-        src, dst, _ = s.battle
-        if a.face % 2 == 0:
-            _set_units(s, dst, s.units[dst] - 1, s.owner[dst])
-        else:
-            _set_units(s, src, s.units[src] - 1, me)
-        _add_log(s, f"die {a.face}: {t.ids[src]} {s.units[src]}, {t.ids[dst]} {s.units[dst]}")
-        if s.units[dst] == 0:
-            s.phase = ADVANCE
-            s.decider = me
-        elif s.units[src] == 0:
-            settle_expand(s)
-        else:
-            s.phase = DEFENDER
-            s.decider = s.owner[dst]
-    elif isinstance(a, Stand):
-        s.phase = ATTACKER
-        s.decider = me
-    elif isinstance(a, Roll):
-        s.phase = DIE
-    elif isinstance(a, Colonise):
-        src, dst = ix[a.src], ix[a.dst]
-        _set_units(s, src, s.units[src] - 3, me)
-        _set_units(s, dst, 3, me)
-        _add_log(s, f"P{me}: {a}")
-        settle_colonise(s)
-    elif isinstance(a, Attack):
-        src, dst = ix[a.src], ix[a.dst]
-        k = card_for(s, src, dst)
-        if k >= 0:
-            s.hands = _set_hand(s.hands, me, _set(s.hands[me], k, s.hands[me][k] - 1))
-            s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
-        s.attacked = (*s.attacked, (src, dst))
-        s.battle = (src, dst, 0)
-        s.phase = DEFENDER
-        s.decider = s.owner[dst]
-        card = f" with a {t.c.yang_kinds[k]} card" if k >= 0 else ""
-        _add_log(s, f"P{me}: {a}{card}")
-    elif isinstance(a, Withdraw):
-        _add_log(s, f"P{me}: withdraw")
+    src, dst = ix[a.src], ix[a.dst]
+    _set_units(s, src, s.units[src] - a.n, me)
+    arrive = min(t.cap, s.units[dst] + a.n)
+    # the surplus over the cap is taken from the newcomers
+    s.moved = _set(s.moved, dst, s.moved[dst] + arrive - s.units[dst])
+    _set_units(s, dst, arrive, me)
+    _add_log(s, f"P{me}: {a}")
+    settle_move(s)
+
+
+def _on_grow(s: S, a: Action) -> None:
+    assert isinstance(a, Grow)
+    t = s.t
+    ix = t.index
+    me = s.player
+    p = ix[a.province]
+    due = t.c.growth_base if s.growth[0] < 0 else 1
+    n = min(due, supply(s, me), t.cap - s.units[p])
+    _set_units(s, p, s.units[p] + n, me)
+    s.growth = s.growth[1:]
+    _add_log(s, f"P{me}: {a} (+{n})")
+    settle_growth(s)
+
+
+def _on_done(s: S, a: Action) -> None:
+    assert isinstance(a, Done)
+    me = s.player
+    _add_log(s, f"P{me}: done with {s.phase}")
+    if s.phase == COLONISE:
+        settle_move(s, fresh=True)
+    elif s.phase == MOVE:
+        s.moved = ()
         settle_expand(s)
-    elif isinstance(a, Retreat):
-        assert s.battle is not None
-        dst, q = s.battle[1], ix[a.province]
-        d = s.owner[dst]
-        k = -1 if t.open_borders else card_for(s, dst, q)
-        if k >= 0:
-            s.hands = _set_hand(s.hands, d, _set(s.hands[d], k, s.hands[d][k] - 1))
-            s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
-        _set_units(s, q, min(t.cap, s.units[q] + s.units[dst]), d)
-        _set_units(s, dst, 0, -1)
-        _add_log(s, f"P{d}: {a}")
+    else:
+        enter_phase5(s)
+
+
+def _on_die(s: S, a: Action) -> None:
+    assert isinstance(a, Die)
+    t = s.t
+    me = s.player
+    assert s.battle is not None
+    src, dst, _ = s.battle
+    if a.face % 2 == 0:
+        _set_units(s, dst, s.units[dst] - 1, s.owner[dst])
+    else:
+        _set_units(s, src, s.units[src] - 1, me)
+    _add_log(s, f"die {a.face}: {t.ids[src]} {s.units[src]}, {t.ids[dst]} {s.units[dst]}")
+    if s.units[dst] == 0:
         s.phase = ADVANCE
         s.decider = me
-    elif isinstance(a, Advance):
-        assert s.battle is not None
-        src, dst, _ = s.battle
-        if a.n:
-            _set_units(s, src, s.units[src] - a.n, me)
-            _set_units(s, dst, a.n, me)
-            s.conquered = (*s.conquered, dst)
-        _add_log(s, f"P{me}: {a} into {t.ids[dst]}")
+    elif s.units[src] == 0:
         settle_expand(s)
-    elif isinstance(a, OfferMerger):
-        assert s.battle is not None
-        s.battle = (s.battle[0], s.battle[1], 1)
-        _add_log(s, f"P{s.decider}: offers a merger")
-        s.phase = REPLY
-        s.decider = me
-    elif isinstance(a, ProposeMerger):
-        s.proposed = (*s.proposed, a.seat)
-        _add_log(s, f"P{me}: offers P{a.seat} a merger")
-        s.phase = REPLY
-        s.decider = a.seat
-    elif isinstance(a, Accept):
-        _add_log(s, f"P{s.decider}: accepts the merger")
-        if s.battle is not None:
-            agree_merger(s, me, s.owner[s.battle[1]])
-        else:
-            agree_merger(s, me, s.decider)
-    elif isinstance(a, Refuse):
-        _add_log(s, f"P{s.decider}: refuses the merger")
-        if s.battle is not None:
-            s.phase = ATTACKER
-            s.decider = me
-        else:
-            settle_expand(s)
-    elif isinstance(a, Start):
-        p = ix[a.province]
-        _set_units(s, p, min(t.c.start_units, supply(s, me)), me)
-        s.chosen = (*s.chosen, p)
-        _add_log(s, f"P{me}: {a}")
-        if len(s.chosen) >= t.start_count or not start_options(s):
-            s.started = _set_started(s.started, me)
-            s.chosen = ()
-            settle_colonise(s)
-    elif isinstance(a, AssignYang):
-        s.yang_at = ix[a.province]
-        _add_log(s, f"P{me}: {a}")
-        if sum(s.yin_deck):
-            s.phase = YIN
-        else:
-            after_assignments(s)
-    elif isinstance(a, AssignYin):
-        s.yin_at = ix[a.province]
-        _add_log(s, f"P{me}: {a}")
-        after_assignments(s)
-    elif isinstance(a, DrawYin):
-        k = t.yin_index[a.kind]
-        s.yin_deck = _set(s.yin_deck, k, s.yin_deck[k] - 1)
-        s.yin_card = k
-        _add_log(s, f"yin card: {a.kind} in {t.ids[s.yin_at]}")
-        if s.yang_at >= 0:
-            s.phase = DRAW_YANG
-        else:
-            resolve_cards(s)
-    elif isinstance(a, DrawYang):
-        k = t.yang_index[a.kind]
-        s.yang_deck = _set(s.yang_deck, k, s.yang_deck[k] - 1)
-        s.fresh = k
-        resolve_cards(s)
-    elif isinstance(a, Defend):
-        k = _shield_kind(s)
-        d = s.decider
-        if d == me and s.fresh == k and s.yang_at == s.yin_at:
-            s.fresh = -1
-        else:
-            s.hands = _set_hand(s.hands, d, _set(s.hands[d], k, s.hands[d][k] - 1))
+    else:
+        s.phase = DEFENDER
+        s.decider = s.owner[dst]
+
+
+def _on_stand(s: S, a: Action) -> None:
+    assert isinstance(a, Stand)
+    me = s.player
+    s.phase = ATTACKER
+    s.decider = me
+
+
+def _on_roll(s: S, a: Action) -> None:
+    assert isinstance(a, Roll)
+    s.phase = DIE
+
+
+def _on_colonise(s: S, a: Action) -> None:
+    assert isinstance(a, Colonise)
+    t = s.t
+    ix = t.index
+    me = s.player
+    src, dst = ix[a.src], ix[a.dst]
+    _set_units(s, src, s.units[src] - 3, me)
+    _set_units(s, dst, 3, me)
+    _add_log(s, f"P{me}: {a}")
+    settle_colonise(s)
+
+
+def _on_attack(s: S, a: Action) -> None:
+    assert isinstance(a, Attack)
+    t = s.t
+    ix = t.index
+    me = s.player
+    src, dst = ix[a.src], ix[a.dst]
+    k = card_for(s, src, dst)
+    if k >= 0:
+        s.hands = _set_hand(s.hands, me, _set(s.hands[me], k, s.hands[me][k] - 1))
         s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
-        _add_log(s, f"P{d}: defends {t.ids[s.yin_at]} with a {t.c.yang_kinds[k]} card")
+    s.attacked = (*s.attacked, (src, dst))
+    s.battle = (src, dst, 0)
+    s.phase = DEFENDER
+    s.decider = s.owner[dst]
+    card = f" with a {t.c.yang_kinds[k]} card" if k >= 0 else ""
+    _add_log(s, f"P{me}: {a}{card}")
+
+
+def _on_withdraw(s: S, a: Action) -> None:
+    assert isinstance(a, Withdraw)
+    me = s.player
+    _add_log(s, f"P{me}: withdraw")
+    settle_expand(s)
+
+
+def _on_retreat(s: S, a: Action) -> None:
+    assert isinstance(a, Retreat)
+    t = s.t
+    ix = t.index
+    me = s.player
+    assert s.battle is not None
+    dst, q = s.battle[1], ix[a.province]
+    d = s.owner[dst]
+    k = -1 if t.open_borders else card_for(s, dst, q)
+    if k >= 0:
+        s.hands = _set_hand(s.hands, d, _set(s.hands[d], k, s.hands[d][k] - 1))
+        s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
+    _set_units(s, q, min(t.cap, s.units[q] + s.units[dst]), d)
+    _set_units(s, dst, 0, -1)
+    _add_log(s, f"P{d}: {a}")
+    s.phase = ADVANCE
+    s.decider = me
+
+
+def _on_advance(s: S, a: Action) -> None:
+    assert isinstance(a, Advance)
+    t = s.t
+    me = s.player
+    assert s.battle is not None
+    src, dst, _ = s.battle
+    if a.n:
+        _set_units(s, src, s.units[src] - a.n, me)
+        _set_units(s, dst, a.n, me)
+        s.conquered = (*s.conquered, dst)
+    _add_log(s, f"P{me}: {a} into {t.ids[dst]}")
+    settle_expand(s)
+
+
+def _on_offer_merger(s: S, a: Action) -> None:
+    assert isinstance(a, OfferMerger)
+    me = s.player
+    assert s.battle is not None
+    s.battle = (s.battle[0], s.battle[1], 1)
+    _add_log(s, f"P{s.decider}: offers a merger")
+    s.phase = REPLY
+    s.decider = me
+
+
+def _on_propose_merger(s: S, a: Action) -> None:
+    assert isinstance(a, ProposeMerger)
+    me = s.player
+    s.proposed = (*s.proposed, a.seat)
+    _add_log(s, f"P{me}: offers P{a.seat} a merger")
+    s.phase = REPLY
+    s.decider = a.seat
+
+
+def _on_accept(s: S, a: Action) -> None:
+    assert isinstance(a, Accept)
+    me = s.player
+    _add_log(s, f"P{s.decider}: accepts the merger")
+    if s.battle is not None:
+        agree_merger(s, me, s.owner[s.battle[1]])
+    else:
+        agree_merger(s, me, s.decider)
+
+
+def _on_refuse(s: S, a: Action) -> None:
+    assert isinstance(a, Refuse)
+    me = s.player
+    _add_log(s, f"P{s.decider}: refuses the merger")
+    if s.battle is not None:
+        s.phase = ATTACKER
         s.decider = me
-        settle_yang(s)
-    elif isinstance(a, Endure):
-        _yin_loss(s)
-        s.decider = me
-        settle_yang(s)
-    else:  # pragma: no cover - the legality check lets nothing else through
-        raise ValueError(f"{a!r} is no emperor action")
-    if isinstance(a, _UNIT_LOSERS):
-        _check_elimination(s)
-    return s
+    else:
+        settle_expand(s)
+
+
+def _on_start(s: S, a: Action) -> None:
+    assert isinstance(a, Start)
+    t = s.t
+    ix = t.index
+    me = s.player
+    p = ix[a.province]
+    _set_units(s, p, min(t.c.start_units, supply(s, me)), me)
+    s.chosen = (*s.chosen, p)
+    _add_log(s, f"P{me}: {a}")
+    if len(s.chosen) >= t.start_count or not start_options(s):
+        s.started = _set_started(s.started, me)
+        s.chosen = ()
+        settle_colonise(s)
+
+
+def _on_assign_yang(s: S, a: Action) -> None:
+    assert isinstance(a, AssignYang)
+    t = s.t
+    ix = t.index
+    me = s.player
+    s.yang_at = ix[a.province]
+    _add_log(s, f"P{me}: {a}")
+    if sum(s.yin_deck):
+        s.phase = YIN
+    else:
+        after_assignments(s)
+
+
+def _on_assign_yin(s: S, a: Action) -> None:
+    assert isinstance(a, AssignYin)
+    t = s.t
+    ix = t.index
+    me = s.player
+    s.yin_at = ix[a.province]
+    _add_log(s, f"P{me}: {a}")
+    after_assignments(s)
+
+
+def _on_draw_yin(s: S, a: Action) -> None:
+    assert isinstance(a, DrawYin)
+    t = s.t
+    k = t.yin_index[a.kind]
+    s.yin_deck = _set(s.yin_deck, k, s.yin_deck[k] - 1)
+    s.yin_card = k
+    _add_log(s, f"yin card: {a.kind} in {t.ids[s.yin_at]}")
+    if s.yang_at >= 0:
+        s.phase = DRAW_YANG
+    else:
+        resolve_cards(s)
+
+
+def _on_draw_yang(s: S, a: Action) -> None:
+    assert isinstance(a, DrawYang)
+    t = s.t
+    k = t.yang_index[a.kind]
+    s.yang_deck = _set(s.yang_deck, k, s.yang_deck[k] - 1)
+    s.fresh = k
+    resolve_cards(s)
+
+
+def _on_defend(s: S, a: Action) -> None:
+    assert isinstance(a, Defend)
+    t = s.t
+    me = s.player
+    k = _shield_kind(s)
+    d = s.decider
+    if d == me and s.fresh == k and s.yang_at == s.yin_at:
+        s.fresh = -1
+    else:
+        s.hands = _set_hand(s.hands, d, _set(s.hands[d], k, s.hands[d][k] - 1))
+    s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
+    _add_log(s, f"P{d}: defends {t.ids[s.yin_at]} with a {t.c.yang_kinds[k]} card")
+    s.decider = me
+    settle_yang(s)
+
+
+def _on_endure(s: S, a: Action) -> None:
+    assert isinstance(a, Endure)
+    me = s.player
+    _yin_loss(s)
+    s.decider = me
+    settle_yang(s)
 
 
 # --- explanations --------------------------------------------------------------------
@@ -1014,3 +1130,45 @@ def describe(s: S, a: Action) -> str:
     if isinstance(a, Done):
         return f"ends the {s.phase} phase"
     return f"chance: {a}"
+
+
+_HANDLERS: dict[type[Action], Callable[[S, Action], None]] = {
+    Move: _on_move,
+    Grow: _on_grow,
+    Done: _on_done,
+    Die: _on_die,
+    Stand: _on_stand,
+    Roll: _on_roll,
+    Colonise: _on_colonise,
+    Attack: _on_attack,
+    Withdraw: _on_withdraw,
+    Retreat: _on_retreat,
+    Advance: _on_advance,
+    OfferMerger: _on_offer_merger,
+    ProposeMerger: _on_propose_merger,
+    Accept: _on_accept,
+    Refuse: _on_refuse,
+    Start: _on_start,
+    AssignYang: _on_assign_yang,
+    AssignYin: _on_assign_yin,
+    DrawYin: _on_draw_yin,
+    DrawYang: _on_draw_yang,
+    Defend: _on_defend,
+    Endure: _on_endure,
+}
+
+
+def scores(s: S) -> list[float]:
+    return [float(v) for v in seat_scores(s)]
+
+
+# --- events: what each action tells each seat ----------------------------------------
+def event(s: S, a: Action, after: S) -> Event:
+    """A drawn yang card is told to its drawer alone until it is shown (EM-8.1); dice,
+    yin cards and everything done on the map are public."""
+    who = seat_name(s.player)
+    if isinstance(a, DrawYang):
+        return Event.private(f"{who} draws the {a}", {s.player}, f"{who} draws a yang card")
+    if s.phase in CHANCE_PHASES:
+        return Event.public(f"chance: {a}", reveals=True)
+    return Event.public(f"{seat_name(s.decider)}: {a}")

@@ -1,46 +1,51 @@
 """The State value of Emperor of China: who holds which province, cards, and the decision due.
 
 Provinces, seats and card kinds are indices into the game's tables. A state is never
-changed after it is built: `rules.apply` works on a fresh clone.
+changed after it is built: `rules.apply` works on a draft.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
+import enum
 from typing import TYPE_CHECKING, Any
 
-from tianxia.core import CHANCE, JSON, TERMINAL, Action, State
+from tianxia.core import CHANCE, TERMINAL, State, StateDataError
 
 if TYPE_CHECKING:
     from tianxia.games.emperor.game import EmperorGame, Tables
 
-# phases: what is due now (docs/rules/emperor.md, "Observation" lists them in words)
-START = "start"
-GROWTH = "growth"
-COLONISE = "colonisation"
-MOVE = "movement"
-EXPAND = "expansion"
-REPLY = "merger reply"
-DEFENDER = "defender"
-ATTACKER = "attacker"
-DIE = "die"
-ADVANCE = "advance"
-YANG = "assign yang"
-YIN = "assign yin"
-DRAW_YIN = "draw yin"
-DRAW_YANG = "draw yang"
-SHIELD = "defence"
-END = "end"
-PHASES = (
+
+class Phase(enum.StrEnum):
+    """What is due now (docs/rules/emperor.md, "Observation" lists them in words)."""
+
+    START = "start"
+    GROWTH = "growth"
+    COLONISE = "colonisation"
+    MOVE = "movement"
+    EXPAND = "expansion"
+    REPLY = "merger reply"
+    DEFENDER = "defender"
+    ATTACKER = "attacker"
+    DIE = "die"
+    ADVANCE = "advance"
+    YANG = "assign yang"
+    YIN = "assign yin"
+    DRAW_YIN = "draw yin"
+    DRAW_YANG = "draw yang"
+    SHIELD = "defence"
+    END = "end"
+
+
+(
     START, GROWTH, COLONISE, MOVE, EXPAND, REPLY, DEFENDER, ATTACKER, DIE, ADVANCE,
     YANG, YIN, DRAW_YIN, DRAW_YANG, SHIELD, END,
-)  # fmt: skip
+) = Phase  # fmt: skip
+PHASES = tuple(Phase)
 CHANCE_PHASES = frozenset((DIE, DRAW_YIN, DRAW_YANG))
 
 LOG_LENGTH = 8
 
-FIELDS = (
+FIELD_NOTES = (
     "owner",  # per province: the realm (its senior seat) holding it, or -1
     "units",  # per province
     "markers",  # per province: count of each marker kind
@@ -72,10 +77,7 @@ FIELDS = (
 
 
 class EmperorState(State):
-    """A position of Emperor of China."""
-
-    # no __slots__: the fields live in __dict__, so `clone` copies them in one call
-    LEGACY_STATE = True
+    """A position of Emperor of China. The fields are listed in `FIELD_NOTES`."""
 
     game: EmperorGame
     owner: tuple[int, ...]
@@ -90,7 +92,7 @@ class EmperorState(State):
     claims: tuple[bool, ...]
     turn: int
     player: int
-    phase: str
+    phase: Phase
     decider: int
     chosen: tuple[int, ...]
     growth: tuple[int, ...]
@@ -105,58 +107,14 @@ class EmperorState(State):
     yin_card: int
     fresh: int
     log: tuple[str, ...]
+    # memo of influence and scores, computed once per state
     _cache: dict[str, Any] | None
-    t: Tables
 
-    def __init__(self, game: EmperorGame) -> None:
-        super().__init__(game)
-        self._cache = None
-        # the variant's tables, kept at hand: read on almost every line of the rules
-        self.t = game.tables
+    @property
+    def t(self) -> Tables:
+        """The variant's tables, read on almost every line of the rules."""
+        return self.game.tables
 
-    # --- construction ---------------------------------------------------------
-    @classmethod
-    def initial(cls, game: EmperorGame) -> EmperorState:
-        t = game.tables
-        c = t.c
-        n = game.players
-        s = cls(game)
-        s.owner = (-1,) * t.P
-        s.units = (0,) * t.P
-        s.markers = ((0,) * len(c.marker_kinds),) * t.P
-        s.hands = ((0,) * len(c.yang_kinds),) * n
-        s.yang_deck = c.yang_counts
-        s.yang_out = (0,) * len(c.yang_kinds)
-        s.yin_deck = c.yin_counts
-        s.senior = tuple(range(n))
-        s.started = (False,) * n
-        s.claims = (False,) * n
-        s.turn = 1
-        s.player = 0
-        s.phase = START
-        s.decider = 0
-        s.chosen = ()
-        s.growth = ()
-        s.moved = ()
-        s.attacked = ()
-        s.conquered = ()
-        s.proposed = ()
-        s.battle = None
-        s.merge = None
-        s.yang_at = s.yin_at = s.yin_card = s.fresh = -1
-        s.log = ()
-        return s
-
-    def clone(self) -> EmperorState:
-        """A copy to build the successor in (the caller never touches `self`)."""
-        s = EmperorState.__new__(EmperorState)
-        s.__dict__.update(self.__dict__)
-        s.game = self.game
-        s._legal = None
-        s._cache = None
-        return s
-
-    # --- engine hooks ----------------------------------------------------------
     def current_player(self) -> int:
         if self.phase == END:
             return TERMINAL
@@ -164,137 +122,92 @@ class EmperorState(State):
             return CHANCE
         return self.decider
 
-    def _legal_actions(self) -> Sequence[Action]:
-        return rules.legal_actions(self)
-
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        return rules.chance_outcomes(self)
-
-    def _apply(self, action: Action) -> State:
-        return rules.apply(self, action)
-
-    def _why_illegal(self, action: Action) -> tuple[str, str]:
-        return rules.why_illegal(self, action)
-
-    def _describe(self, action: Action) -> str:
-        return rules.describe(self, action)
-
-    def returns(self) -> list[float]:
-        return rules.returns(self)
-
-    def scores(self) -> list[float]:
-        return [float(v) for v in rules.seat_scores(self)]
-
-    def observation(self, seat: int | None) -> JSON:
-        return view.observation(self, seat)
-
-    def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
-        return view.resample(self, seat, rng)
-
-    def observation_tensor(self, seat: int | None) -> list[float]:
-        return view.tensor(self, seat)
-
-    def heuristic(self, seat: int) -> float:
-        return view.heuristic(self, seat)
-
-    def heuristic_terms(self, seat: int) -> dict[str, float]:
-        return view.heuristic_terms(self, seat)
-
-    # --- serialisation -----------------------------------------------------------
-    def to_json(self) -> JSON:
-        d: JSON = {}
-        for f in FIELDS:
-            v = getattr(self, f)
-            if isinstance(v, tuple):
-                v = [list(x) if isinstance(x, tuple) else x for x in v]
-            d[f] = v
-        return d
-
-    @classmethod
-    def from_json(cls, game: EmperorGame, data: JSON) -> EmperorState:
-        """Inverse of `to_json`; a ValueError names the first field that does not fit."""
-        try:
-            return cls._from_json(game, data)
-        except (TypeError, IndexError, KeyError, AttributeError) as e:
-            raise ValueError(f"malformed emperor state: {e!r}") from e
-
-    @classmethod
-    def _from_json(cls, game: EmperorGame, data: JSON) -> EmperorState:
-        if not isinstance(data, dict):
-            raise ValueError("an emperor state must be a JSON object")
-        missing = [f for f in FIELDS if f not in data]
-        if missing:
-            raise ValueError(f"emperor state lacks {missing[0]!r}")
-        t = game.tables
-        n = game.players
-        s = cls(game)
-
-        def ints(key: str, length: int | None = None) -> tuple[int, ...]:
-            v = data[key]
-            if not isinstance(v, list) or not all(
-                isinstance(x, int) and not isinstance(x, bool) for x in v
-            ):
-                raise ValueError(f"emperor state field {key!r} must be a list of whole numbers")
-            if length is not None and len(v) != length:
-                raise ValueError(f"emperor state field {key!r} must have {length} entries")
-            return tuple(v)
-
-        def nested(key: str, length: int, inner: int) -> tuple[tuple[int, ...], ...]:
-            v = data[key]
-            if not isinstance(v, list) or len(v) != length:
-                raise ValueError(f"emperor state field {key!r} must have {length} entries")
-            out = []
-            for row in v:
-                if not isinstance(row, list) or len(row) != inner:
-                    raise ValueError(f"emperor state field {key!r} has a malformed entry")
-                out.append(tuple(int(x) for x in row))
-            return tuple(out)
-
-        def scalar(key: str) -> int:
-            v = data[key]
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise ValueError(f"emperor state field {key!r} must be a whole number")
-            return v
-
+    def validate(self) -> None:
+        t = self.game.tables
         c = t.c
-        s.owner = ints("owner", t.P)
-        s.units = ints("units", t.P)
-        s.markers = nested("markers", t.P, len(c.marker_kinds))
-        s.hands = nested("hands", n, len(c.yang_kinds))
-        s.yang_deck = ints("yang_deck", len(c.yang_kinds))
-        s.yang_out = ints("yang_out", len(c.yang_kinds))
-        s.yin_deck = ints("yin_deck", len(c.yin_kinds))
-        s.senior = ints("senior", n)
-        s.started = tuple(bool(x) for x in data["started"])
-        s.claims = tuple(bool(x) for x in data["claims"])
-        if len(s.started) != n or len(s.claims) != n:
-            raise ValueError("emperor state fields 'started' and 'claims' need one entry a seat")
-        s.turn = scalar("turn")
-        s.player = scalar("player")
-        if data["phase"] not in PHASES:
-            raise ValueError(f"emperor state has an unknown phase {data['phase']!r}")
-        s.phase = data["phase"]
-        s.decider = scalar("decider")
-        s.chosen = ints("chosen")
-        s.growth = ints("growth")
-        s.moved = ints("moved")
-        s.attacked = tuple((int(a), int(b)) for a, b in data["attacked"])
-        s.conquered = ints("conquered")
-        s.proposed = ints("proposed")
-        battle = data["battle"]
-        s.battle = None if battle is None else (int(battle[0]), int(battle[1]), int(battle[2]))
-        merge = data["merge"]
-        s.merge = None if merge is None else (int(merge[0]), int(merge[1]))
-        s.yang_at = scalar("yang_at")
-        s.yin_at = scalar("yin_at")
-        s.yin_card = scalar("yin_card")
-        s.fresh = scalar("fresh")
-        s.log = tuple(str(x) for x in data["log"])
-        for seat in (s.player, s.decider, *s.senior):
+        n = self.game.players
+        rows = {
+            "owner": (self.owner, t.P),
+            "units": (self.units, t.P),
+            "markers": (self.markers, t.P),
+            "hands": (self.hands, n),
+            "yang_deck": (self.yang_deck, len(c.yang_kinds)),
+            "yang_out": (self.yang_out, len(c.yang_kinds)),
+            "yin_deck": (self.yin_deck, len(c.yin_kinds)),
+            "senior": (self.senior, n),
+            "started": (self.started, n),
+            "claims": (self.claims, n),
+        }
+        for name, (row, length) in rows.items():
+            if len(row) != length:
+                raise StateDataError(f"{name}: {length} entries")
+        if any(len(m) != len(c.marker_kinds) or min(m) < 0 for m in self.markers):
+            raise StateDataError("markers: one count per marker kind, none negative")
+        if any(len(h) != len(c.yang_kinds) or min(h) < 0 for h in self.hands):
+            raise StateDataError("hands: one count per yang kind, none negative")
+        for name in ("yang_deck", "yang_out", "yin_deck", "units"):
+            if min(getattr(self, name)) < 0:
+                raise StateDataError(f"{name}: counts are never negative")
+        if max(self.units) > t.cap:
+            raise StateDataError(f"units: at most {t.cap} in a province")
+        if any(not -1 <= o < n for o in self.owner):
+            raise StateDataError("owner: a seat or -1")
+        if any(self.units[p] and self.owner[p] < 0 for p in range(t.P)):
+            raise StateDataError("units: units stand only in a held province")
+        for seat in (self.player, self.decider, *self.senior):
             if not 0 <= seat < n:
-                raise ValueError(f"emperor state names seat {seat}, outside 0..{n - 1}")
-        return s
+                raise StateDataError(f"player/decider/senior: seat {seat} is outside 0..{n - 1}")
+        if not 1 <= self.turn <= c.turns:
+            raise StateDataError(f"turn: 1..{c.turns}")
+        provinces = (*self.chosen, *self.conquered, *[p for ab in self.attacked for p in ab])
+        if any(not 0 <= p < t.P for p in provinces):
+            raise StateDataError("chosen/conquered/attacked: provinces of the map")
+        if self.moved and (len(self.moved) != t.P or min(self.moved) < 0):
+            raise StateDataError("moved: one count per province")
+        if any(not -1 <= g < n for g in self.growth) or any(not 0 <= p < n for p in self.proposed):
+            raise StateDataError("growth/proposed: seats of the game")
+        if self.battle is not None and not all(0 <= p < t.P for p in self.battle[:2]):
+            raise StateDataError("battle: two provinces of the map")
+        if self.merge is not None and not all(0 <= p < n for p in self.merge):
+            raise StateDataError("merge: two seats of the game")
+        for name in ("yang_at", "yin_at"):
+            if not -1 <= getattr(self, name) < t.P:
+                raise StateDataError(f"{name}: a province or -1")
+        if not -1 <= self.yin_card < len(c.yin_kinds) or not -1 <= self.fresh < len(c.yang_kinds):
+            raise StateDataError("yin_card/fresh: a card kind or -1")
 
 
-# imported last: both modules build on the names above
-from tianxia.games.emperor import rules, view  # noqa: E402
+def initial_fields(game: EmperorGame) -> dict[str, Any]:
+    """The position before the first start placement."""
+    t = game.tables
+    c = t.c
+    n = game.players
+    return {
+        "owner": (-1,) * t.P,
+        "units": (0,) * t.P,
+        "markers": ((0,) * len(c.marker_kinds),) * t.P,
+        "hands": ((0,) * len(c.yang_kinds),) * n,
+        "yang_deck": c.yang_counts,
+        "yang_out": (0,) * len(c.yang_kinds),
+        "yin_deck": c.yin_counts,
+        "senior": tuple(range(n)),
+        "started": (False,) * n,
+        "claims": (False,) * n,
+        "turn": 1,
+        "player": 0,
+        "phase": START,
+        "decider": 0,
+        "chosen": (),
+        "growth": (),
+        "moved": (),
+        "attacked": (),
+        "conquered": (),
+        "proposed": (),
+        "battle": None,
+        "merge": None,
+        "yang_at": -1,
+        "yin_at": -1,
+        "yin_card": -1,
+        "fresh": -1,
+        "log": (),
+    }

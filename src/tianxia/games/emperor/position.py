@@ -12,7 +12,15 @@ from collections.abc import Mapping
 
 from tianxia.games.emperor import rules
 from tianxia.games.emperor.game import EmperorGame
-from tianxia.games.emperor.state import COLONISE, EXPAND, MOVE, PHASES, EmperorState
+from tianxia.games.emperor.state import (
+    COLONISE,
+    EXPAND,
+    MOVE,
+    PHASES,
+    EmperorState,
+    Phase,
+    initial_fields,
+)
 
 
 def position(
@@ -46,7 +54,7 @@ def position(
     for pid in markers or {}:
         if pid not in t.index:
             raise ValueError(f"no province {pid!r}")
-    s = EmperorState.initial(game)
+    s = EmperorState.new_draft(game, **initial_fields(game))
     owner = [-1] * t.P
     units = [0] * t.P
     for pid, (seat, n) in holdings.items():
@@ -89,7 +97,7 @@ def position(
         raise ValueError(f"no phase {phase!r}")
     rules.begin_turn(s, player)
     if phase == "growth" or s.phase == phase:
-        return s
+        return s.freeze()
     s.growth = ()
     s.decider = player
     if phase == COLONISE:
@@ -98,8 +106,8 @@ def position(
         s.moved = (0,) * t.P
         s.phase = MOVE
     else:
-        s.phase = phase
-    return s
+        s.phase = Phase(phase)
+    return s.freeze()
 
 
 def play(state: EmperorState, *actions: str) -> EmperorState:
