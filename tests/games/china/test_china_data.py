@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import tianxia
-from tianxia.games.china import board as china_board
-from tianxia.games.china.board import COLOURS, SIDES, validate_board, validate_cards
+from tianxia.games.china import data as china_board
+from tianxia.games.china.data import COLOURS, SIDES, validate_board, validate_cards
 
 DATA = Path(china_board.__file__).parent / "data"
 

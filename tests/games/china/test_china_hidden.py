@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import random
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 import tianxia
-from tianxia.core import Match
 from tianxia.games.china.position import play, position
 from tianxia.games.china.state import ChinaState
 
@@ -91,29 +86,6 @@ def test_every_action_id_and_notation_round_trip() -> None:
         assert game.info.num_distinct_actions < 20000
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), players=st.integers(3, 5))
-def test_reachable_states_round_trip_through_json(seed: int, steps: int, players: int) -> None:
-    game = tianxia.load_game("china", players=players, fortifications=True)
-    m = Match(game, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if m.state.is_terminal():
-            break
-        if m.state.is_chance_node():
-            m.resolve_chance()
-        else:
-            m.play(rng.choice(m.state.legal_actions()))
-    s = m.state
-    again = game.state_from_json(json.loads(json.dumps(s.to_json())))
-    assert again == s and again.legal_actions() == s.legal_actions()
-    for seat in range(players):
-        assert s.resample_from_infostate(seat, random.Random(seed)).observation(
-            seat
-        ) == s.observation(seat)
-    assert -1.0 <= s.heuristic(0) <= 1.0
-
-
 def test_heuristic_terms_are_game_aware() -> None:
     s = position(
         g4(),
@@ -133,7 +105,7 @@ def test_bad_saved_state_is_refused() -> None:
     try:
         game.state_from_json(data)
     except ValueError as e:
-        assert "does not fit" in str(e)
+        assert str(e) == "hands: 4 entries"
     else:
         raise AssertionError("a state with one hand for four players was accepted")
 

@@ -9,7 +9,7 @@ province's colour, or a joker: two cards of another colour (`joker <colour>`).
 from __future__ import annotations
 
 from tianxia.core import Action, action
-from tianxia.games.china.board import COLOURS, board
+from tianxia.games.china.data import COLOURS, board
 
 OWN = -1  # payment by one card of the province's own colour
 

@@ -10,11 +10,11 @@ Version history: 1, first complete implementation.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from tianxia.core import JSON, Action, ActionCodec, Game, OptionSpec, register_game
-from tianxia.games.china import board as board_data
-from tianxia.games.china import view
+from tianxia.games.china import data as board_data
+from tianxia.games.china import rules, search, view
 from tianxia.games.china.actions import (
     OWN,
     Card,
@@ -27,8 +27,8 @@ from tianxia.games.china.actions import (
     Pass,
     Take,
 )
-from tianxia.games.china.rules import DEAL, MAX_CARDS
-from tianxia.games.china.state import ChinaState
+from tianxia.games.china.rules import MAX_CARDS
+from tianxia.games.china.state import DEAL, ChinaState
 
 
 def _row(make: type[House] | type[Emissary] | type[Fortify], where: int) -> list[Any]:
@@ -43,6 +43,9 @@ def _row(make: type[House] | type[Emissary] | type[Fortify], where: int) -> list
 @register_game
 class ChinaGame(Game):
     NAME = "china"
+    rules: ClassVar[Any] = rules
+    view: ClassVar[Any] = view
+    search: ClassVar[Any] = search
     TITLE = "China (Schacht): houses, emissaries and roads"
     VERSION = 1
     MIN_PLAYERS = 3
@@ -117,105 +120,56 @@ class ChinaGame(Game):
         turns = 2 * deck + self.players
         return turns * (2 + 1 + MAX_CARDS) + 2 * deck
 
+    def layout(self) -> JSON:
+        """The static drawing of the board side: fields with their province and place,
+        the dragons (province labels), roads and alliances. A fresh copy every call."""
+        b = self.board
+        return {
+            "side": b.side,
+            "reconstructed": b.reconstructed,
+            "fields": [
+                {"name": b.field_names[f], "province": b.field_province[f], "xy": list(xy)}
+                for f, xy in enumerate(b.field_xy)
+            ],
+            "dragons": [list(xy) for xy in b.dragon_xy],
+            "roads": [[x, y] for x, y in b.roads],
+            "alliances": [[x, y] for x, y in b.alliances],
+        }
+
     def observation_tensor_size(self) -> int:
-        return view.tensor_size(self)
+        return search.tensor_size(self)
 
     def _info_extra(self) -> Mapping[str, Any]:
         return {"reconstructed_board": self.board.reconstructed, "side": self.board.side}
 
     def new_initial_state(self) -> ChinaState:
         n = self.players
-        s = ChinaState.__new__(ChinaState)
-        s.game = self
-        s._legal = None
-        s.houses = (-1,) * len(self.board.field_names)
-        s.forts = ()
-        s.emissaries = (0,) * (9 * n)
-        s.pcount = (0,) * (9 * n)
-        s.hands = ((0,) * 5,) * n
-        s.known = ((0,) * 5,) * n
-        s.display = (0,) * 5
-        s.deck = self.cards.deck_for(n)
-        s.discards = (0,) * 5
         forts = self.cards.fortifications if self.fortifications else 0
-        s.supply = ((self.cards.houses, self.cards.emissaries, forts),) * n
-        s.points = (0,) * n
-        s.scored = (0,) * 9
-        s.seat = 0
-        s.phase = DEAL
-        s.province, s.pieces, s.cards, s.limit, s.to_take = -1, 0, 0, 2, 0
-        s.exhaustions = 0
-        s.fresh = (0,) * 5
-        s.drawn = ((0,) * 5,) * n
-        s.spent = ((0,) * 5,) * n
-        s.dealt = 0
-        s.log = ()
-        s.final = None
-        return s
-
-    def state_from_json(self, data: JSON) -> ChinaState:
-        n = self.players
-        s = self.new_initial_state()
-        try:
-            s.houses = tuple(int(x) for x in data["houses"])
-            s.forts = tuple(sorted(int(x) for x in data["forts"]))
-            s.emissaries = tuple(int(x) for x in data["emissaries"])
-            s.hands = tuple(tuple(int(x) for x in h) for h in data["hands"])
-            s.known = tuple(tuple(int(x) for x in h) for h in data["known"])
-            s.display = tuple(int(x) for x in data["display"])
-            s.deck = tuple(int(x) for x in data["deck"])
-            s.discards = tuple(int(x) for x in data["discards"])
-            s.supply = tuple(tuple(int(x) for x in h) for h in data["supply"])
-            s.points = tuple(int(x) for x in data["points"])
-            s.scored = tuple(int(x) for x in data["scored"])
-            s.seat = int(data["seat"])
-            s.phase = str(data["phase"])
-            s.province = int(data["province"])
-            s.pieces = int(data["pieces"])
-            s.cards = int(data["cards"])
-            s.limit = int(data["limit"])
-            s.to_take = int(data["to_take"])
-            s.exhaustions = int(data["exhaustions"])
-            s.fresh = tuple(int(x) for x in data["fresh"])
-            s.drawn = tuple(tuple(int(x) for x in d) for d in data["drawn"])
-            s.spent = tuple(tuple(int(x) for x in d) for d in data["spent"])
-            s.dealt = int(data["dealt"])
-            s.log = tuple(str(x) for x in data["log"])
-            final = data["final"]
-            s.final = None if final is None else tuple(tuple(int(x) for x in f) for f in final)
-        except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"china: not a saved state of this game: {e}") from e
-        nf = len(self.board.field_names)
-        if (
-            len(s.houses) != nf
-            or len(s.emissaries) != 9 * n
-            or len(s.hands) != n
-            or len(s.known) != n
-            or len(s.drawn) != n
-            or len(s.spent) != n
-            or len(s.supply) != n
-            or len(s.points) != n
-            or len(s.scored) != 9
-            or any(
-                len(h) != 5
-                for h in (
-                    *s.hands,
-                    *s.known,
-                    *s.drawn,
-                    *s.spent,
-                    s.display,
-                    s.deck,
-                    s.discards,
-                    s.fresh,
-                )
-            )
-            or any(not -1 <= o < n for o in s.houses)
-            or s.phase not in ("deal", "turn", "place", "refill", "draw", "reveal", "over")
-        ):
-            raise ValueError("china: the saved state does not fit this variant")
-        pcount = [0] * (9 * n)
-        for f, o in enumerate(s.houses):
-            if o >= 0:
-                pcount[self.board.field_province[f] * n + o] += 1
-        s.pcount = tuple(pcount)
-        return s
+        return ChinaState.make(
+            self,
+            houses=(-1,) * len(self.board.field_names),
+            forts=(),
+            emissaries=(0,) * (9 * n),
+            hands=((0,) * 5,) * n,
+            known=((0,) * 5,) * n,
+            display=(0,) * 5,
+            deck=self.cards.deck_for(n),
+            discards=(0,) * 5,
+            supply=((self.cards.houses, self.cards.emissaries, forts),) * n,
+            points=(0,) * n,
+            scored=(0,) * 9,
+            seat=0,
+            phase=DEAL,
+            province=-1,
+            pieces=0,
+            cards=0,
+            limit=2,
+            to_take=0,
+            exhaustions=0,
+            fresh=(0,) * 5,
+            drawn=((0,) * 5,) * n,
+            spent=((0,) * 5,) * n,
+            dealt=0,
+            log=(),
+            final=None,
+        )

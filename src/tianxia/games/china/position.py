@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from tianxia.games.china.board import COLOURS
+from tianxia.games.china.data import COLOURS
 from tianxia.games.china.game import ChinaGame
-from tianxia.games.china.state import ChinaState
+from tianxia.games.china.state import ChinaState, Phase
 
 
 def _counts(spec: Mapping[str, int] | None) -> list[int]:
@@ -88,26 +88,26 @@ def position(
                 max(0, (game.cards.fortifications if game.fortifications else 0) - placed_forts),
             )
         )
-    data = s.to_json()
-    data.update(
-        houses=hs,
-        forts=fort_fields,
-        emissaries=em,
-        hands=[list(h) for h in hand_rows],
-        known=[list(k) for k in known_rows],
-        display=disp,
-        discards=disc,
-        deck=left,
-        supply=[list(x) for x in supply],
-        points=list(points or [0] * n),
-        scored=[1 if name in scored else 0 for name in b.province_names],
+    fresh_row = _counts(fresh) if fresh is not None else (left if exhaustions == 1 else [0] * 5)
+    # Built with `replace`, not loaded: a test position may hold any cards it likes.
+    return s.replace(
+        houses=tuple(hs),
+        forts=tuple(fort_fields),
+        emissaries=tuple(em),
+        hands=tuple(hand_rows),
+        known=tuple(known_rows),
+        display=tuple(disp),
+        discards=tuple(disc),
+        deck=tuple(left),
+        supply=tuple(supply),
+        points=tuple(points or [0] * n),
+        scored=tuple(1 if name in scored else 0 for name in b.province_names),
         seat=seat,
-        phase="turn",
+        phase=Phase.TURN,
         dealt=3 * n + 4,
         exhaustions=exhaustions,
-        fresh=_counts(fresh) if fresh is not None else (left if exhaustions == 1 else [0] * 5),
+        fresh=tuple(fresh_row),
     )
-    return game.state_from_json(data)
 
 
 def play(state: ChinaState, *moves: str) -> ChinaState:

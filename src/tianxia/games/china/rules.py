@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tianxia.core import Action
+from tianxia.core import Action, Event, seat_name
 from tianxia.games.china.actions import (
     OWN,
     Card,
@@ -17,21 +18,20 @@ from tianxia.games.china.actions import (
     Pass,
     Take,
 )
-from tianxia.games.china.board import COLOURS
+from tianxia.games.china.data import COLOURS
+from tianxia.games.china.state import (
+    DEAL,
+    DRAW,
+    OVER,
+    PLACE,
+    REFILL,
+    REVEAL,
+    TURN,
+    ChinaState,
+)
 
 if TYPE_CHECKING:
     from tianxia.games.china.game import ChinaGame
-    from tianxia.games.china.state import ChinaState
-
-DEAL, TURN, PLACE, REFILL, DRAW, REVEAL, OVER = (
-    "deal",
-    "turn",
-    "place",
-    "refill",
-    "draw",
-    "reveal",
-    "over",
-)
 HAND_SIZE = 3
 DISPLAY_SIZE = 4
 MAX_CARDS = 3
@@ -180,108 +180,128 @@ def _after_deck_draw(t: ChinaState) -> None:
 
 
 def apply(s: ChinaState, a: Action) -> ChinaState:
-    t = s.copy()
+    t = s.draft()
+    _HANDLERS[type(a)](t, s, a)
+    return t.freeze()
+
+
+def _on_card(t: ChinaState, s: ChinaState, a: Action) -> None:
+    assert isinstance(a, Card)
+    g = s.game
+    ph = s.phase
+    t.deck = _set(t.deck, a.colour, -1)
+    if ph == DEAL:
+        n = g.players
+        if s.dealt < HAND_SIZE * n:
+            who = s.dealt % n
+            t.hands = _set_row(t.hands, who, _set(t.hands[who], a.colour, 1))
+        else:
+            t.display = _set(t.display, a.colour, 1)
+        t.dealt = s.dealt + 1
+        if t.dealt == HAND_SIZE * n + DISPLAY_SIZE:
+            t.phase = TURN
+            _log(t, "cards dealt; seat 0 holds the Emperor and begins")
+        return
+    if ph == DRAW:
+        me = s.seat
+        t.hands = _set_row(t.hands, me, _set(t.hands[me], a.colour, 1))
+        if s.exhaustions == 1:
+            t.drawn = _set_row(t.drawn, me, _set(t.drawn[me], a.colour, 1))
+        t.to_take = s.to_take - 1
+        _log(t, f"seat {me} draws a card from the deck")
+        _after_deck_draw(t)
+        _refill_step(t)
+        return
+    t.display = _set(t.display, a.colour, 1)
+    if s.exhaustions == 1:
+        t.fresh = _set(t.fresh, a.colour, -1)
+    _log(t, f"{COLOURS[a.colour]} is laid out on the display")
+    _after_deck_draw(t)
+    _reveal_or_end(t)
+
+
+def _on_piece(t: ChinaState, s: ChinaState, a: Action) -> None:
+    assert isinstance(a, House | Emissary | Fortify)
     g = s.game
     names = g.board
     ph = s.phase
-    if isinstance(a, Card):
-        t.deck = _set(t.deck, a.colour, -1)
-        if ph == DEAL:
-            n = g.players
-            if s.dealt < HAND_SIZE * n:
-                who = s.dealt % n
-                t.hands = _set_row(t.hands, who, _set(t.hands[who], a.colour, 1))
-            else:
-                t.display = _set(t.display, a.colour, 1)
-            t.dealt = s.dealt + 1
-            if t.dealt == HAND_SIZE * n + DISPLAY_SIZE:
-                t.phase = TURN
-                _log(t, "cards dealt; seat 0 holds the Emperor and begins")
-            return t
-        if ph == DRAW:
-            me = s.seat
-            t.hands = _set_row(t.hands, me, _set(t.hands[me], a.colour, 1))
-            if s.exhaustions == 1:
-                t.drawn = _set_row(t.drawn, me, _set(t.drawn[me], a.colour, 1))
-            t.to_take = s.to_take - 1
-            _log(t, f"seat {me} draws a card from the deck")
-            _after_deck_draw(t)
-            _refill_step(t)
-            return t
-        t.display = _set(t.display, a.colour, 1)
-        if s.exhaustions == 1:
-            t.fresh = _set(t.fresh, a.colour, -1)
-        _log(t, f"{COLOURS[a.colour]} is laid out on the display")
-        _after_deck_draw(t)
-        _reveal_or_end(t)
-        return t
     me = s.seat
-    if isinstance(a, House | Emissary | Fortify):
-        p = a.province if isinstance(a, Emissary) else names.field_province[a.field]
-        if ph == TURN:
-            t.province = p
-            t.limit = 2 if holds_piece(s, p) else 1
-        if a.joker == OWN:
-            _spend(t, names.province_colour[p], 1)
-            used = 1
-        else:
-            _spend(t, a.joker, 2)
-            used = 2
-        t.cards = s.cards + used
-        t.pieces = s.pieces + 1
-        sup = list(s.supply[me])
-        n = g.players
-        if isinstance(a, House):
-            sup[0] -= 1
-            houses = list(s.houses)
-            houses[a.field] = me
-            t.houses = tuple(houses)
-            t.pcount = _set(s.pcount, p * n + me, 1)
-            _log(t, f"seat {me}: {a}")
-            if not s.scored[p] and all(houses[f] >= 0 for f in names.province_fields[p]):
-                gained = province_points(t, p)
-                t.points = tuple(x + y for x, y in zip(t.points, gained))
-                t.scored = _set(s.scored, p, 1)
-                _log(t, f"{names.province_names[p]} is full and scored: {list(gained)}")
-        elif isinstance(a, Emissary):
-            sup[1] -= 1
-            t.emissaries = _set(s.emissaries, p * n + me, 1)
-            _log(t, f"seat {me}: {a}")
-        else:
-            sup[2] -= 1
-            t.forts = tuple(sorted((*s.forts, a.field)))
-            _log(t, f"seat {me}: {a}")
-        t.supply = _set_row(s.supply, me, tuple(sup))
-        if t.pieces >= t.limit or t.cards >= MAX_CARDS:
-            _start_refill(t)
-        else:
-            t.phase = PLACE
-        return t
-    if isinstance(a, Done):
+    p = a.province if isinstance(a, Emissary) else names.field_province[a.field]
+    if ph == TURN:
+        t.province = p
+        t.limit = 2 if holds_piece(s, p) else 1
+    if a.joker == OWN:
+        _spend(t, names.province_colour[p], 1)
+        used = 1
+    else:
+        _spend(t, a.joker, 2)
+        used = 2
+    t.cards = s.cards + used
+    t.pieces = s.pieces + 1
+    sup = list(s.supply[me])
+    n = g.players
+    if isinstance(a, House):
+        sup[0] -= 1
+        houses = list(s.houses)
+        houses[a.field] = me
+        t.houses = tuple(houses)
+        t.pcount = _set(s.pcount, p * n + me, 1)
+        _log(t, f"seat {me}: {a}")
+        if not s.scored[p] and all(houses[f] >= 0 for f in names.province_fields[p]):
+            gained = province_points(t, p)
+            t.points = tuple(x + y for x, y in zip(t.points, gained))
+            t.scored = _set(s.scored, p, 1)
+            _log(t, f"{names.province_names[p]} is full and scored: {list(gained)}")
+    elif isinstance(a, Emissary):
+        sup[1] -= 1
+        t.emissaries = _set(s.emissaries, p * n + me, 1)
+        _log(t, f"seat {me}: {a}")
+    else:
+        sup[2] -= 1
+        t.forts = tuple(sorted((*s.forts, a.field)))
+        _log(t, f"seat {me}: {a}")
+    t.supply = _set_row(s.supply, me, tuple(sup))
+    if t.pieces >= t.limit or t.cards >= MAX_CARDS:
         _start_refill(t)
-        return t
-    if isinstance(a, Exchange):
-        _spend(t, a.colour, 1)
-        _log(t, f"seat {me} exchanges a {COLOURS[a.colour]} card")
-        t.to_take = 1
-        _refill_step(t)
-        return t
-    if isinstance(a, Take):
-        t.display = _set(s.display, a.colour, -1)
-        t.hands = _set_row(s.hands, me, _set(s.hands[me], a.colour, 1))
-        t.known = _set_row(s.known, me, _set(s.known[me], a.colour, 1))
-        t.to_take = s.to_take - 1
-        _log(t, f"seat {me} takes {COLOURS[a.colour]} from the display")
-        _refill_step(t)
-        return t
-    if isinstance(a, Draw):
-        t.phase = DRAW
-        return t
-    if isinstance(a, Pass):
-        _log(t, f"seat {me} can neither place nor exchange and passes")
-        _end_turn(t)
-        return t
-    raise AssertionError(f"unhandled action {a!r}")
+    else:
+        t.phase = PLACE
+
+
+def _on_done(t: ChinaState, s: ChinaState, a: Action) -> None:
+    assert isinstance(a, Done)
+    _start_refill(t)
+
+
+def _on_exchange(t: ChinaState, s: ChinaState, a: Action) -> None:
+    assert isinstance(a, Exchange)
+    me = s.seat
+    _spend(t, a.colour, 1)
+    _log(t, f"seat {me} exchanges a {COLOURS[a.colour]} card")
+    t.to_take = 1
+    _refill_step(t)
+
+
+def _on_take(t: ChinaState, s: ChinaState, a: Action) -> None:
+    assert isinstance(a, Take)
+    me = s.seat
+    t.display = _set(s.display, a.colour, -1)
+    t.hands = _set_row(s.hands, me, _set(s.hands[me], a.colour, 1))
+    t.known = _set_row(s.known, me, _set(s.known[me], a.colour, 1))
+    t.to_take = s.to_take - 1
+    _log(t, f"seat {me} takes {COLOURS[a.colour]} from the display")
+    _refill_step(t)
+
+
+def _on_draw(t: ChinaState, s: ChinaState, a: Action) -> None:
+    assert isinstance(a, Draw)
+    t.phase = DRAW
+
+
+def _on_pass(t: ChinaState, s: ChinaState, a: Action) -> None:
+    assert isinstance(a, Pass)
+    me = s.seat
+    _log(t, f"seat {me} can neither place nor exchange and passes")
+    _end_turn(t)
 
 
 def _start_refill(t: ChinaState) -> None:
@@ -615,3 +635,45 @@ def describe(s: ChinaState, a: Action) -> str:
     if isinstance(a, Draw):
         return f"seat {s.seat} takes the top card of the deck"
     return f"{a} is legal"
+
+
+def chance_outcomes(s: ChinaState) -> list[tuple[Action, float]]:
+    """CH-6: a card off the deck, weighted by the copies of each colour left."""
+    total = sum(s.deck)
+    cards = s.game.card_actions
+    return [(cards[c], n / total) for c, n in enumerate(s.deck) if n]
+
+
+def scores(s: ChinaState) -> list[float]:
+    return [float(p) for p in s.points]
+
+
+def event(s: ChinaState, a: Action, after: ChinaState) -> Event:
+    """Cards dealt or drawn into a hand are told to that hand alone (CH-6.2); cards laid
+    out on the display, pieces placed, exchanges and takes from the display are public."""
+    if isinstance(a, Card):
+        g = s.game
+        if s.phase == DEAL and s.dealt < 3 * g.players:
+            seat = s.dealt % g.players
+        elif s.phase == DRAW:
+            seat = s.seat
+        else:
+            return Event.public(f"{COLOURS[a.colour]} is laid out on the display", reveals=True)
+        who = seat_name(seat)
+        return Event.private(
+            f"{who} gets a {COLOURS[a.colour]} card", {seat}, f"{who} gets a card from the deck"
+        )
+    return Event.public(f"{seat_name(s.seat)}: {a}")
+
+
+_HANDLERS: dict[type[Action], Callable[[ChinaState, ChinaState, Action], None]] = {
+    Card: _on_card,
+    House: _on_piece,
+    Emissary: _on_piece,
+    Fortify: _on_piece,
+    Done: _on_done,
+    Exchange: _on_exchange,
+    Take: _on_take,
+    Draw: _on_draw,
+    Pass: _on_pass,
+}

@@ -1,27 +1,29 @@
-"""The position of a game of China: an immutable value with copy-on-write successors."""
+"""The position of a game of China: its phases and its fields, an immutable value."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import enum
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from tianxia.core import CHANCE, JSON, TERMINAL, Action, State
-from tianxia.games.china import rules, view
+from tianxia.core import CHANCE, TERMINAL, State, StateDataError
 
 if TYPE_CHECKING:
     from tianxia.games.china.game import ChinaGame
 
-# Phases: who decides and what. Chance decides in DEAL, DRAW and REVEAL.
-DEAL, TURN, PLACE, REFILL, DRAW, REVEAL, OVER = (
-    "deal",
-    "turn",
-    "place",
-    "refill",
-    "draw",
-    "reveal",
-    "over",
-)
+
+class Phase(enum.StrEnum):
+    """Who decides what. Chance decides in DEAL, DRAW and REVEAL."""
+
+    DEAL = "deal"
+    TURN = "turn"
+    PLACE = "place"
+    REFILL = "refill"
+    DRAW = "draw"
+    REVEAL = "reveal"
+    OVER = "over"
+
+
+DEAL, TURN, PLACE, REFILL, DRAW, REVEAL, OVER = Phase
 _CHANCE_PHASES = frozenset((DEAL, DRAW, REVEAL))
 
 Counts = tuple[int, ...]
@@ -52,35 +54,6 @@ class ChinaState(State):
         final: per seat (provinces, alliances, road chains) of the final scoring.
     """
 
-    __slots__ = (
-        "cards",
-        "dealt",
-        "deck",
-        "discards",
-        "display",
-        "drawn",
-        "emissaries",
-        "exhaustions",
-        "final",
-        "forts",
-        "fresh",
-        "hands",
-        "houses",
-        "known",
-        "limit",
-        "log",
-        "pcount",
-        "phase",
-        "pieces",
-        "points",
-        "province",
-        "scored",
-        "seat",
-        "spent",
-        "supply",
-        "to_take",
-    )
-
     game: ChinaGame
     houses: Counts
     forts: Counts
@@ -95,7 +68,7 @@ class ChinaState(State):
     points: Counts
     scored: Counts
     seat: int
-    phase: str
+    phase: Phase
     province: int
     pieces: int
     cards: int
@@ -109,40 +82,8 @@ class ChinaState(State):
     log: tuple[str, ...]
     final: tuple[Counts, ...] | None
 
-    def copy(self) -> ChinaState:
-        """A fresh, unshared copy to build a successor in (never returned unchanged)."""
-        s = ChinaState.__new__(ChinaState)
-        s.game = self.game
-        s._legal = None
-        s.houses = self.houses
-        s.forts = self.forts
-        s.emissaries = self.emissaries
-        s.pcount = self.pcount
-        s.hands = self.hands
-        s.known = self.known
-        s.display = self.display
-        s.deck = self.deck
-        s.discards = self.discards
-        s.supply = self.supply
-        s.points = self.points
-        s.scored = self.scored
-        s.seat = self.seat
-        s.phase = self.phase
-        s.province = self.province
-        s.pieces = self.pieces
-        s.cards = self.cards
-        s.limit = self.limit
-        s.to_take = self.to_take
-        s.exhaustions = self.exhaustions
-        s.fresh = self.fresh
-        s.drawn = self.drawn
-        s.spent = self.spent
-        s.dealt = self.dealt
-        s.log = self.log
-        s.final = self.final
-        return s
+    DERIVED: ClassVar[tuple[str, ...]] = ("pcount",)
 
-    # --- engine hooks --------------------------------------------------------------
     def current_player(self) -> int:
         if self.phase in _CHANCE_PHASES:
             return CHANCE
@@ -150,74 +91,66 @@ class ChinaState(State):
             return TERMINAL
         return self.seat
 
-    def _legal_actions(self) -> Sequence[Action]:
-        return rules.legal_actions(self)
+    def derive(self) -> dict[str, Any]:
+        """`pcount`: houses per province and seat, counted from the fields."""
+        n = self.game.players
+        province = self.game.board.field_province
+        pcount = [0] * (9 * n)
+        for f, o in enumerate(self.houses):
+            if o >= 0:
+                pcount[province[f] * n + o] += 1
+        return {"pcount": tuple(pcount)}
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if self.phase not in _CHANCE_PHASES:
-            return super().chance_outcomes()
-        total = sum(self.deck)
-        cards = self.game.card_actions
-        return [(cards[c], n / total) for c, n in enumerate(self.deck) if n]
-
-    def _apply(self, action: Action) -> State:
-        return rules.apply(self, action)
-
-    def _why_illegal(self, action: Action) -> tuple[str, str]:
-        return rules.why_illegal(self, action)
-
-    def _describe(self, action: Action) -> str:
-        return rules.describe(self, action)
-
-    def returns(self) -> list[float]:
-        return rules.returns(self)
-
-    def scores(self) -> list[float]:
-        return [float(p) for p in self.points]
-
-    def observation(self, seat: int | None) -> JSON:
-        return view.observation(self, seat)
-
-    def to_json(self) -> JSON:
-        return {
-            "houses": list(self.houses),
-            "forts": list(self.forts),
-            "emissaries": list(self.emissaries),
-            "hands": [list(h) for h in self.hands],
-            "known": [list(k) for k in self.known],
-            "display": list(self.display),
-            "deck": list(self.deck),
-            "discards": list(self.discards),
-            "supply": [list(s) for s in self.supply],
-            "points": list(self.points),
-            "scored": list(self.scored),
-            "seat": self.seat,
-            "phase": self.phase,
-            "province": self.province,
-            "pieces": self.pieces,
-            "cards": self.cards,
-            "limit": self.limit,
-            "to_take": self.to_take,
-            "exhaustions": self.exhaustions,
-            "fresh": list(self.fresh),
-            "drawn": [list(d) for d in self.drawn],
-            "spent": [list(d) for d in self.spent],
-            "dealt": self.dealt,
-            "log": list(self.log),
-            "final": None if self.final is None else [list(f) for f in self.final],
+    def validate(self) -> None:
+        g = self.game
+        n = g.players
+        b = g.board
+        nf = len(b.field_names)
+        rows: dict[str, tuple[Any, int]] = {
+            "houses": (self.houses, nf),
+            "emissaries": (self.emissaries, 9 * n),
+            "hands": (self.hands, n),
+            "known": (self.known, n),
+            "drawn": (self.drawn, n),
+            "spent": (self.spent, n),
+            "supply": (self.supply, n),
+            "points": (self.points, n),
+            "scored": (self.scored, 9),
         }
-
-    def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
-        return view.resample(self, seat, rng)
-
-    def heuristic(self, seat: int) -> float:
-        return view.heuristic(self, seat)
-
-    def heuristics(self) -> list[float]:
-        return view.heuristics(self)
-
-    def heuristic_terms(self, seat: int) -> dict[str, float]:
-        return view.heuristic_terms(self, seat)
-
-    def observation_tensor(self, seat: int | None) -> list[float]:
-        return view.tensor(self, seat)
+        for name, (row, length) in rows.items():
+            if len(row) != length:
+                raise StateDataError(f"{name}: {length} entries")
+        colours = (*self.hands, *self.known, *self.drawn, *self.spent)
+        colours += (self.display, self.deck, self.discards, self.fresh)
+        if any(len(h) != 5 or min(h) < 0 for h in colours):
+            raise StateDataError("hands/known/display/deck/...: five colour counts, none negative")
+        if any(
+            min(k_) < 0 or any(k > h for k, h in zip(k_, hand))
+            for k_, hand in zip(self.known, self.hands)
+        ):
+            raise StateDataError("known: more known cards than the hand holds")
+        if any(len(s_) != 3 or min(s_) < 0 for s_ in self.supply):
+            raise StateDataError("supply: houses, emissaries and fortifications, none negative")
+        if any(not -1 <= o < n for o in self.houses) or min(self.emissaries) < 0:
+            raise StateDataError("houses/emissaries: seats of the game")
+        if any(not 0 <= f < nf for f in self.forts):
+            raise StateDataError("forts: a fortification stands on a field of the board")
+        if len(set(self.forts)) != len(self.forts) or list(self.forts) != sorted(self.forts):
+            raise StateDataError("forts: each field once, in order")
+        if any(x not in (0, 1) for x in self.scored):
+            raise StateDataError("scored: 0 or 1 per province")
+        if not 0 <= self.seat < n or not -1 <= self.province < 9:
+            raise StateDataError("seat/province: out of range")
+        if not 0 <= self.exhaustions <= 2 or not 0 <= self.to_take <= 3:
+            raise StateDataError("exhaustions/to_take: out of range")
+        if not 0 <= self.pieces <= 3 or not 0 <= self.cards <= 6 or not 0 <= self.limit <= 2:
+            raise StateDataError("pieces/cards/limit: out of range")
+        if not 0 <= self.dealt <= 3 * n + 4:
+            raise StateDataError("dealt: out of range")
+        if self.final is not None and (
+            len(self.final) != n or any(len(f) != 3 for f in self.final)
+        ):
+            raise StateDataError("final: provinces, alliances and roads for each seat")
+        total = tuple(sum(c) for c in zip(self.deck, self.display, self.discards, *self.hands))
+        if total != g.cards.deck_for(n):
+            raise StateDataError("deck/display/discards/hands: not the cards of the game")

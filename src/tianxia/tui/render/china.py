@@ -1,7 +1,7 @@
 """China: the map of the nine provinces with their fields, houses, roads and emissaries,
 then the provinces' standings, the cards and the supplies.
 
-Reads the observation of `docs/rules/china.md`: `board` (the static layout, coordinates
+Reads the game's layout (`Game.layout()`, in `Context.layout`: the static board, coordinates
 0..100), `fields` (owner per field, -1 free), `forts`, `provinces`, `hand`, `display`,
 `known`, `hand_sizes`, `supply`, `scores`, `final`.
 """
@@ -35,7 +35,7 @@ def _cards(counts: dict[str, int] | None) -> Text:
 
 
 def board_map(obs: dict[str, Any], ctx: Context) -> Text:
-    layout = obs["board"]
+    layout = ctx.layout
     fields: list[dict[str, Any]] = layout["fields"]
     owners: list[int] = obs["fields"]
     forts = set(obs.get("forts") or ())
@@ -139,11 +139,11 @@ def seats_table(obs: dict[str, Any], ctx: Context) -> Table:
 
 
 def render(obs: Any, ctx: Context) -> RenderableType:
-    side = obs["board"]["side"]
+    side = ctx.layout.get("side", "")
     head = Text.assemble(
         ("China", "bold"),
         f"  board {side}",
-        ("  (reconstructed map)" if obs["board"].get("reconstructed") else "", "dim"),
+        ("  (reconstructed map)" if ctx.layout.get("reconstructed") else "", "dim"),
     )
     if obs.get("last_round"):
         head.append("  LAST ROUND", style="bold red")
