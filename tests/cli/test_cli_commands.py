@@ -105,3 +105,31 @@ def test_bench_through_the_research_interfaces(tmp_path: Path) -> None:
     rows = json.loads(rec.read_text())["interfaces"]["highcard"]["interfaces"]
     assert set(rows) >= {"engine", "openspiel", "pettingzoo", "gym"}
     assert all(r["steps_per_s"] > 0 for r in rows.values())
+
+
+def test_play_undoes_by_the_tables_one_rule_and_shows_the_seats_events(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    # P1 lays a wall card (an action of the turn still in progress: undoable), takes it
+    # back, then draws (chance follows: no undo past it).
+    keys = "play wall A\nundo\nundo\ndraw\nundo\nquit\n"
+    out = runner.invoke(
+        app,
+        [
+            "play",
+            "greatwall",
+            "-p",
+            "2",
+            "--seats",
+            "human,random",
+            "--seed",
+            "3",
+            "--save",
+            str(save),
+        ],
+        input=keys,
+    )
+    assert out.exit_code == 0, out.output
+    assert "took back play wall A" in out.output
+    assert out.output.count("TABLE-2: nothing of yours to undo") == 2
+    saved = json.loads(save.read_text())
+    assert saved["log"][-2:] == ["draw", saved["log"][-1]] and saved["log"][-1].startswith("deal")

@@ -18,6 +18,8 @@ from textual.widgets import OptionList, RichLog, Select, Static
 
 import tianxia
 from tianxia.core import Match
+from tianxia.play.table import SeatPlan
+from tianxia.play.table import Table as GameTable
 from tianxia.tui import TianxiaApp
 from tianxia.tui.screens import (
     GameScreen,
@@ -27,7 +29,6 @@ from tianxia.tui.screens import (
     ReplayScreen,
     SetupScreen,
 )
-from tianxia.tui.session import SeatPlan, Session
 
 SIZE = (120, 40)
 
@@ -133,7 +134,7 @@ async def test_a_full_game_against_a_bot_ends_with_the_scores() -> None:
         log = log_text(app)
         assert "swap" in log
         # After the end every card is shown, the other seats' deals included.
-        assert "(hidden)" not in log
+        assert "is dealt a card" not in log
 
 
 @sync
@@ -143,12 +144,12 @@ async def test_the_log_hides_the_other_seats_cards_while_playing() -> None:
         table = await start(app, pilot)
         s = table.session
         assert s.to_move() == 1
-        lines = s.log_lines(1)
+        lines = s.events_for(1)
         p1_deal, p2_deal = lines[0], lines[1]
-        assert p1_deal.hidden and not p2_deal.hidden
+        assert p1_deal["action"] is None and p2_deal["action"] is not None
         log = log_text(app)
-        assert "(hidden)" in log
-        assert f"deal {s.state.observation(1)['my_card']}" in log
+        assert "P1 is dealt a card" in log
+        assert f"P2 is dealt a {s.state.observation(1)['my_card']}" in log
 
 
 @sync
@@ -312,7 +313,7 @@ async def test_a_failing_bot_is_reported_and_the_position_kept() -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, SetupScreen)
-        session = Session(
+        session = GameTable(
             Match(tianxia.load_game("highcard"), seed=1),
             [SeatPlan("bot", "random"), SeatPlan("human")],
         )

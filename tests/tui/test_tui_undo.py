@@ -17,14 +17,17 @@ from tianxia.core import (
     TERMINAL,
     Action,
     ActionCodec,
+    Event,
     Game,
     Match,
     State,
     action,
+    seat_name,
 )
+from tianxia.play.table import SeatPlan
+from tianxia.play.table import Table as GameTable
 from tianxia.tui import TianxiaApp
 from tianxia.tui.screens import GameScreen
-from tianxia.tui.session import SeatPlan, Session
 
 
 @action
@@ -83,36 +86,18 @@ class Tallies(Game):
         return 40
 
     def new_initial_state(self) -> TalliesState:
-        return TalliesState(self, None, (0, 0), 0, 0, (False, False), False)
-
-    def state_from_json(self, data: JSON) -> TalliesState:
-        return TalliesState(
-            self,
-            data["coin"],
-            tuple(data["tally"]),
-            data["turn"],
-            data["adds"],
-            tuple(data["peeked"]),
-            data["rolling"],
+        return TalliesState.make(
+            self, coin=None, tally=(0, 0), turn=0, adds=0, peeked=(False, False), rolling=False
         )
 
 
 class TalliesState(State):
-    __slots__ = ("adds", "coin", "peeked", "rolling", "tally", "turn")
-
-    def __init__(
-        self,
-        game: Game,
-        coin: int | None,
-        tally: tuple[int, ...],
-        turn: int,
-        adds: int,
-        peeked: tuple[bool, ...],
-        rolling: bool,
-    ) -> None:
-        super().__init__(game)
-        self.coin, self.tally, self.turn = coin, tally, turn
-        self.adds, self.peeked, self.rolling = adds, peeked, rolling
+    coin: int | None
+    tally: tuple[int, ...]
+    turn: int
+    adds: int
+    peeked: tuple[bool, ...]
+    rolling: bool
 
     def current_player(self) -> int:
         if self.coin is None or self.rolling:
@@ -148,7 +133,24 @@ class TalliesState(State):
             rolling = True
         else:
             turn, adds = turn + 1, 0
-        return TalliesState(self.game, coin, tuple(tally), turn, adds, tuple(peeked), rolling)
+        return self.replace(
+            coin=coin,
+            tally=tuple(tally),
+            turn=turn,
+            adds=adds,
+            peeked=tuple(peeked),
+            rolling=rolling,
+        )
+
+    def event(self, a: Action, after: State) -> Event:
+        who = seat_name(self.turn % 2)
+        if isinstance(a, Coin):
+            return Event("the coin is dealt: " + str(a.side), frozenset(), "a hidden coin is dealt")
+        if isinstance(a, Die):
+            return Event.public(f"the die shows {a.pips}", reveals=True)
+        if isinstance(a, Peek):
+            return Event.public(f"{who} peeks at the coin", reveals=True)
+        return Event.public(f"{who}: {a}")
 
     def returns(self) -> list[float]:
         if not self.is_terminal() or self.tally[0] == self.tally[1]:
@@ -168,25 +170,13 @@ class TalliesState(State):
             "coin": self.coin if sees else None,
         }
 
-    def to_json(self) -> JSON:
-        return {
-            "coin": self.coin,
-            "tally": list(self.tally),
-            "turn": self.turn,
-            "adds": self.adds,
-            "peeked": list(self.peeked),
-            "rolling": self.rolling,
-        }
-
     def resample_from_infostate(self, seat: int, rng: object) -> State:
         if self.coin is None or self.peeked[seat]:
             return self
         import random
 
         assert isinstance(rng, random.Random)
-        return TalliesState(
-            self.game, rng.choice((0, 1)), self.tally, self.turn, self.adds, self.peeked, False
-        )
+        return self.replace(coin=rng.choice((0, 1)), rolling=False)
 
 
 def sync(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
@@ -199,9 +189,9 @@ def sync(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
     return wrapper
 
 
-def session(seats: str = "human human", seed: int = 1) -> Session:
+def session(seats: str = "human human", seed: int = 1) -> GameTable:
     plans = [SeatPlan.parse(s) for s in seats.split()]
-    return Session(Match(Tallies(2), seed=seed), plans)
+    return GameTable(Match(Tallies(2), seed=seed), plans)
 
 
 def test_own_actions_of_the_turn_are_taken_back_one_by_one() -> None:
@@ -235,7 +225,7 @@ def test_undo_stops_at_what_was_revealed() -> None:
     s = session()
     s.play("add")
     s.play("peek")
-    assert s.revealed(len(s.match.log) - 1)
+    assert s.match.event(len(s.match.log) - 1).reveals
     assert not s.can_undo()
     with pytest.raises(ValueError):
         s.undo()
@@ -265,11 +255,11 @@ def test_a_bot_seat_cannot_be_undone() -> None:
 def test_hidden_chance_is_hidden_in_the_log_and_public_chance_is_shown() -> None:
     s = session()
     s.play("roll")
-    lines = s.log_lines(0)
-    assert lines[0].hidden and lines[0].text == "(hidden)", "nobody saw the coin"
-    assert not lines[-1].hidden and lines[-1].text.startswith("die"), "the die is public"
+    lines = s.events_for(0)
+    assert lines[0]["action"] is None and lines[0]["text"] == "a hidden coin is dealt"
+    assert lines[-1]["text"] == "the die shows " + lines[-1]["action"].split()[1]
     s.play("peek")
-    assert not s.log_lines(1)[len(s.match.log) - 1].hidden, "P2 sees that P1 peeked"
+    assert s.events_for(1)[-1]["text"] == "P1 peeks at the coin", "P2 sees that P1 peeked"
 
 
 @sync

@@ -2,21 +2,23 @@
 
 At a human seat the prompt accepts an action's notation, its number in the printed
 list, or one of the words: `list`, `board`, `why` (the last bot move's explanation),
-`explain <action>`, `undo`, `save <file>`, `quit`.
+`explain <action>`, `undo` (the table's one undo rule: see docs/engine.md), `save <file>`,
+`quit`. Before each prompt the seat reads the events since its last one, as the engine
+tells them to that seat.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import typer
 from rich.console import Console
 
 import tianxia
 from tianxia.cli.app import app
-from tianxia.cli.common import Policy, bot_policy, load
-from tianxia.core import CHANCE, IllegalActionError, Match, NotationError
+from tianxia.cli.common import bot_policy, load
+from tianxia.core import IllegalActionError, Match, NotationError, seat_name
+from tianxia.play.table import SeatPlan, Table
 
 
 def _default_game() -> str:
@@ -56,87 +58,84 @@ def play(
     ]
     if len(kinds) != game.players:
         raise typer.BadParameter(f"{name} with {game.players} players needs {game.players} seats")
-    policies: dict[int, Policy] = {}
-    bots: dict[int, Any] = {}
-    for seat, kind in enumerate(kinds):
-        if kind != "human":
-            policies[seat], bots[seat] = bot_policy(kind, game, seat, seed + 1000 * (seat + 1))
-    match = Match(game, seed=seed)
+    plans = [SeatPlan("human") if k == "human" else SeatPlan("bot", k) for k in kinds]
+    made = {
+        seat: bot_policy(kind, game, seat, seed + 1000 * (seat + 1))[1]
+        for seat, kind in enumerate(kinds)
+        if kind != "human"
+    }
+    table = Table(Match(game, seed=seed), plans, bots=made)
     console.print(
         f"[bold]{game.info.title}[/bold], {game.players} players, seats: {', '.join(kinds)}"
     )
-    last_bot: int | None = None
+    seen = 0
     while True:
-        match.resolve_chance()
-        state = match.state
+        state = table.state
         if state.is_terminal():
             break
-        seat = state.current_player()
-        if seat in policies:
-            a = policies[seat](state)
-            match.play(a)
-            last_bot = seat
-            console.print(f"seat {seat} ({kinds[seat]}): {a}")
+        seat = table.to_move()
+        if seat in table.bots:
+            st, a, why = table.bot_choice(seat)
+            table.play_bot(seat, st, a, why)
+            console.print(f"{seat_name(seat)} ({kinds[seat]}): {a}")
             continue
-        _show_board(console, match, seat)
-        console.print(f"[bold]Seat {seat}[/bold] to act. Legal actions:")
-        _show_actions(console, match)
+        for e in table.events_for(seat, since=seen):
+            who = "chance" if e["seat"] is None else seat_name(e["seat"])
+            console.print(f"[dim]{e['seq']:>4} {who}: {e['text']}[/dim]")
+        seen = table.seq
+        _show_board(console, table.match, seat)
+        console.print(f"[bold]{seat_name(seat)}[/bold] to act. Legal actions:")
+        _show_actions(console, table.match)
         while True:
             try:
-                text = input(f"seat {seat}> ").strip()
+                text = input(f"{seat_name(seat)}> ").strip()
             except EOFError:
                 console.print("input ended; the game stops here")
-                _finish(console, match, save)
+                _finish(console, table.match, save)
                 return
             if not text:
                 continue
             word, _, rest = text.partition(" ")
             if word == "quit":
-                _finish(console, match, save)
+                _finish(console, table.match, save)
                 return
             if word == "list":
-                _show_actions(console, match)
+                _show_actions(console, table.match)
                 continue
             if word == "board":
-                _show_board(console, match, seat)
+                _show_board(console, table.match, seat)
                 continue
             if word == "why":
-                bot = bots.get(last_bot) if last_bot is not None else None
-                console.print(bot.explain() if bot is not None else "no bot has moved yet")
+                last = table.last_explanation()
+                console.print(last[2] if last is not None else "no bot has moved yet")
                 continue
             if word == "explain" and rest:
                 console.print(state.explain(rest.strip()))
                 continue
             if word == "undo":
-                _undo_own(console, match, seat)
+                try:
+                    console.print(f"took back {table.undo(seat)}")
+                except IllegalActionError as e:
+                    console.print(f"[yellow]{e.rule}[/yellow]: {e.reason}")
+                    continue
+                seen = min(seen, table.seq)
                 break
             if word == "save" and rest:
-                match.save(rest.strip())
+                table.save(rest.strip())
                 console.print(f"saved to {rest.strip()}")
                 continue
             try:
                 legal = state.legal_actions()
                 if text.isdigit() and int(text) < len(legal):
-                    match.play(legal[int(text)])
+                    table.play(legal[int(text)], seat)
                 else:
-                    match.play(text)
+                    table.play(text, seat)
             except (IllegalActionError, NotationError) as e:
                 rule = getattr(e, "rule", "")
                 console.print(f"[red]refused[/red] {rule}: {getattr(e, 'reason', e)}")
                 continue
             break
-    _finish(console, match, save)
-
-
-def _undo_own(console: Console, match: Match, seat: int) -> None:
-    """Take back the seat's own actions back to its last decision, stopping at chance."""
-    if not match.log or match.seat_of(len(match.log) - 1) != seat:
-        console.print("nothing of yours to take back since the last hidden or random event")
-        return
-    while match.log and match.seat_of(len(match.log) - 1) == seat:
-        console.print(f"took back {match.undo()}")
-        if match.log and match.seat_of(len(match.log) - 1) == CHANCE:
-            break
+    _finish(console, table.match, save)
 
 
 def _finish(console: Console, match: Match, save: str) -> None:

@@ -20,9 +20,9 @@ def tui(
 ) -> None:
     """Open the terminal player: choose a game and seats, then play."""
     from tianxia.cli.common import load
+    from tianxia.play.table import SeatPlan
     from tianxia.tui import TianxiaApp
     from tianxia.tui.screens import playable_games
-    from tianxia.tui.session import SeatPlan
 
     if game not in playable_games():
         raise typer.BadParameter(f"no game called {game!r} (games: {', '.join(playable_games())})")

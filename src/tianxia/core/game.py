@@ -442,8 +442,6 @@ class State(metaclass=StateMeta):
         return tuple(getattr(self, f) for f in self.SAVED_FIELDS)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        if not self.FIELDS:
-            return (_rebuild_legacy, (self.game, self.to_json()))
         return (
             _rebuild_state,
             (type(self), self.game, tuple(getattr(self, f) for f in self.FIELDS)),
@@ -751,10 +749,6 @@ def _rebuild_state(cls: type[State], game: Game, values: tuple[Any, ...]) -> Sta
         setattr(d, f, v)
     state: State = d.freeze()
     return state
-
-
-def _rebuild_legacy(game: Game, data: JSON) -> State:
-    return game.state_from_json(data)
 
 
 __all__ = [

@@ -86,11 +86,7 @@ class StateMeta(ABCMeta):
     def __new__(
         mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kw: Any
     ) -> StateMeta:
-        value_class = (
-            "__slots__" not in ns
-            and not ns.get("LEGACY_STATE", False)
-            and any(isinstance(b, StateMeta) for b in bases)
-        )
+        value_class = "__slots__" not in ns and any(isinstance(b, StateMeta) for b in bases)
         if value_class:
             inherited: tuple[str, ...] = ()
             for b in bases:

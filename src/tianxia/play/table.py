@@ -15,7 +15,7 @@ Taking back several actions in a row walks back through the same conditions.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -108,17 +108,26 @@ class Table:
         seats: one plan per seat.
         bot_seed: seeds the bots' own streams (seat `i` gets ``bot_seed + i``), so
             thinking never draws from the match's chance stream.
+        bots: bots already made for some bot seats (any object with `act` and
+            `explain`), used instead of making one from the seat's strength.
     """
 
-    def __init__(self, match: Match, seats: Sequence[SeatPlan], bot_seed: int = 0) -> None:
+    def __init__(
+        self,
+        match: Match,
+        seats: Sequence[SeatPlan],
+        bot_seed: int = 0,
+        bots: Mapping[int, Bot] | None = None,
+    ) -> None:
         game = match.game
         if len(seats) != game.players:
             raise ValueError(f"{game.NAME} has {game.players} seats, not {len(seats)}")
         self.match = match
         self.seats: tuple[SeatPlan, ...] = tuple(seats)
         self.bot_seed = bot_seed
+        given = dict(bots or {})
         self.bots: dict[int, Bot] = {
-            i: make_bot(p.strength, game, i, bot_seed + i)
+            i: given[i] if i in given else make_bot(p.strength, game, i, bot_seed + i)
             for i, p in enumerate(self.seats)
             if p.kind == "bot"
         }

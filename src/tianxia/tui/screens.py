@@ -32,11 +32,21 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 import tianxia
-from tianxia.core import CHANCE, Action, Game, IllegalActionError, Match, NotationError, State
+from tianxia.core import (
+    CHANCE,
+    Action,
+    Game,
+    IllegalActionError,
+    Match,
+    NotationError,
+    State,
+    seat_name,
+)
 from tianxia.core.registry import game_class
+from tianxia.play.table import STRENGTHS, SeatPlan
+from tianxia.play.table import Table as GameTable
 from tianxia.tui.render import Context, generic, render
 from tianxia.tui.render.common import seat_style
-from tianxia.tui.session import STRENGTHS, SeatPlan, Session, seat_name
 
 if TYPE_CHECKING:
     from tianxia.tui.app import TianxiaApp
@@ -82,11 +92,18 @@ def context(game: Game, viewer: int | None) -> Context:
 
 
 def log_line(index: int, seat: int, text: str, cursor: bool = False) -> Text:
-    """One line of the game log: step, who, notation."""
+    """One line of the game log: step, who, and the event as the viewer may read it."""
     line = Text(f"{'▶' if cursor else ' '}{index + 1:>4} ", style="dim")
-    line.append(f"{seat_name(seat):<7}", style=seat_style(seat))
-    line.append(text, style="dim" if seat == CHANCE or text == "(hidden)" else "")
+    who = seat_name(seat)
+    line.append(f"{who:<7}", style=seat_style(seat))
+    text = text.removeprefix(f"{who}: ")
+    line.append(text, style="dim" if seat == CHANCE else "")
     return line
+
+
+def event_lines(events: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
+    """`(index, seat, text)` log lines from a viewer's events (`Match.events_for`)."""
+    return [(e["seq"] - 1, CHANCE if e["seat"] is None else e["seat"], e["text"]) for e in events]
 
 
 def log_window(lines: list[tuple[int, int, str]], cursor: int, around: int = 20) -> Text:
@@ -352,7 +369,7 @@ class SetupScreen(Screen[None]):
             match = self.loaded
             if match is None:
                 match = Match(tianxia.load_game(name, players=players, **options), seed=seed)
-            session = Session(match, seats, bot_seed=seed * 1009 + 17)
+            session = GameTable(match, seats, bot_seed=seed * 1009 + 17)
         except ValueError as e:
             self.say(str(e))
             return
@@ -428,7 +445,7 @@ class GameScreen(Screen[None]):
         Binding("q", "leave", "Menu"),
     ]
 
-    def __init__(self, session: Session, bot_delay: float = 0.3) -> None:
+    def __init__(self, session: GameTable, bot_delay: float = 0.3) -> None:
         super().__init__()
         self.session = session
         self.bot_delay = bot_delay
@@ -485,7 +502,7 @@ class GameScreen(Screen[None]):
             self.query_one("#board-pane").border_title = f"the board as {who} sees it"
         if self.changed("seats", (s.to_move(), viewer)):
             self.query_one("#seats", Static).update(self.seats_table(viewer))
-        self.refresh_log([(x.index, x.seat, x.text) for x in s.log_lines(viewer)])
+        self.refresh_log(event_lines(s.events_for(viewer)))
         prompt = self.query_one("#prompt", Static)
         actions = self.query_one("#actions", OptionList)
         to_move = s.to_move()
@@ -668,7 +685,7 @@ class GameScreen(Screen[None]):
             return
         try:
             a = self.session.undo()
-        except ValueError as e:
+        except IllegalActionError as e:
             self.say(Text(str(e), style="yellow"))
             return
         self.message = Text(f"Took back {a}", style="yellow")
@@ -680,7 +697,7 @@ class GameScreen(Screen[None]):
             self.say(Text("No bot has moved yet.", style="yellow"))
             return
         seat, index, text = last
-        move = self.session.log_lines(self.viewer())[index].text
+        move = self.session.events_for(self.viewer())[index]["text"]
         self.app.push_screen(MessageScreen(f"Why did {seat_name(seat)} play {move}?", text))
 
     def action_save(self) -> None:
@@ -760,7 +777,8 @@ class ReplayScreen(Screen[None]):
         if state.is_terminal():
             parts.append(final_scores(state, ctx))
         self.query_one("#replay-status", Static).update(Group(*parts))
-        lines = [(i, m.seat_of(i), str(a)) for i, a in enumerate(m.log)]
+        # A replay is of a whole game: every event is read whole.
+        lines = [(i, m.seat_of(i), m.event(i).text) for i in range(len(m.log))]
         self.query_one("#log", Static).update(log_window(lines, self.step))
 
     def action_step(self, delta: int) -> None:

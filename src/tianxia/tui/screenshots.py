@@ -15,9 +15,10 @@ from pathlib import Path
 
 import tianxia
 from tianxia.core import Match
+from tianxia.play.table import SeatPlan
+from tianxia.play.table import Table as GameTable
 from tianxia.tui.app import TianxiaApp
 from tianxia.tui.screens import GameScreen, playable_games
-from tianxia.tui.session import SeatPlan, Session
 
 SIZE = (170, 60)
 
@@ -47,7 +48,7 @@ def middle_position(name: str, seed: int = 7, fraction: float = 0.4) -> Match:
 async def shoot(name: str, folder: Path, seed: int = 7) -> Path:
     match = middle_position(name, seed)
     seats = [SeatPlan("human")] + [SeatPlan("bot", "random")] * (match.game.players - 1)
-    session = Session(match, seats, bot_seed=seed)
+    session = GameTable(match, seats, bot_seed=seed)
     app = TianxiaApp(game=name, bot_delay=3600)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
