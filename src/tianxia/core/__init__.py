@@ -5,7 +5,7 @@ from tianxia.core.constants import CHANCE, TERMINAL
 from tianxia.core.errors import IllegalActionError, NotationError
 from tianxia.core.events import Event, seat_name
 from tianxia.core.game import JSON, Game, GameInfo, OptionSpec, State
-from tianxia.core.match import Match, choose_outcome, replay, sample_chance
+from tianxia.core.match import Match, apply_all, choose_outcome, replay, sample_chance
 from tianxia.core.registry import game_class, list_games, load_game, register_game, register_lazy
 from tianxia.core.value import FrozenStateError, StateDataError
 
@@ -26,6 +26,7 @@ __all__ = [
     "State",
     "StateDataError",
     "action",
+    "apply_all",
     "choose_outcome",
     "game_class",
     "list_games",

@@ -418,15 +418,7 @@ class State(metaclass=StateMeta):
             raise StateDataError(f"{missing[0]}: missing")
         if extra:
             raise StateDataError(f"{extra[0]}: no such field in {game.NAME}")
-        values = {f: dec(data[f], game, f) for f, _, dec in codec}
-        d = object.__new__(cls.Draft)  # type: ignore[attr-defined]
-        d.game = game
-        d._legal = None
-        d._hash = None
-        for c in cls.CACHES:
-            setattr(d, c, None)
-        for f in cls.FIELDS:
-            setattr(d, f, values.get(f))
+        d = cls.new_draft(game, **{f: dec(data[f], game, f) for f, _, dec in codec})
         # Checked before anything is derived from the values, so rules never read them raw.
         d.validate()
         try:
@@ -739,15 +731,7 @@ class State(metaclass=StateMeta):
 
 
 def _rebuild_state(cls: type[State], game: Game, values: tuple[Any, ...]) -> State:
-    d = object.__new__(cls.Draft)  # type: ignore[attr-defined]
-    d.game = game
-    d._legal = None
-    d._hash = None
-    for c in cls.CACHES:
-        setattr(d, c, None)
-    for f, v in zip(cls.FIELDS, values):
-        setattr(d, f, v)
-    state: State = d.freeze()
+    state: State = cls.new_draft(game, **dict(zip(cls.FIELDS, values))).freeze()
     return state
 
 

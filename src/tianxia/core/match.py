@@ -17,6 +17,7 @@ from tianxia.core.game import JSON, Game, State
 # 1: variant, seed and log; 2 adds the chance stream's exact state ("rng").
 SAVE_FORMAT = 2
 _T = TypeVar("_T")
+_S = TypeVar("_S", bound=State)
 
 
 def choose_outcome(outcomes: Sequence[tuple[_T, float]], rng: random.Random) -> _T:
@@ -202,6 +203,15 @@ class Match:
     @classmethod
     def load(cls, path: str | Path) -> Match:
         return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def apply_all(state: _S, *actions: Action | str | int) -> _S:
+    """`state` after `actions` (notation, ids or actions; chance outcomes too), each checked."""
+    for a in actions:
+        nxt = state.apply(a)
+        assert type(nxt) is type(state)
+        state = nxt
+    return state
 
 
 def replay(game: Game, log: Iterable[Action | str | int]) -> State:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from tianxia.core import apply_all
 from tianxia.games.china.data import COLOURS
 from tianxia.games.china.game import ChinaGame
 from tianxia.games.china.state import ChinaState, Phase
@@ -112,8 +113,4 @@ def position(
 
 def play(state: ChinaState, *moves: str) -> ChinaState:
     """Apply `moves` (notation, chance outcomes included) one after another, checked."""
-    for move in moves:
-        nxt = state.apply(move)
-        assert isinstance(nxt, ChinaState)
-        state = nxt
-    return state
+    return apply_all(state, *moves)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from tianxia.core import apply_all
 from tianxia.games.emperor import rules
 from tianxia.games.emperor.game import EmperorGame
 from tianxia.games.emperor.state import (
@@ -110,13 +111,9 @@ def position(
     return s.freeze()
 
 
-def play(state: EmperorState, *actions: str) -> EmperorState:
-    """Apply each action written in notation (chance outcomes too: `die 4`), checked."""
-    for a in actions:
-        nxt = state.apply(a)
-        assert isinstance(nxt, EmperorState)
-        state = nxt
-    return state
+def play(state: EmperorState, *moves: str) -> EmperorState:
+    """Apply `moves` (notation, chance outcomes included) one after another, checked."""
+    return apply_all(state, *moves)
 
 
 def where(state: EmperorState, province: str) -> tuple[int | None, int]:
