@@ -6,7 +6,7 @@ import importlib
 
 from tianxia.cli.app import app
 
-_COMMAND_MODULES = ("games", "play", "simulate", "replay", "bench", "tournament", "tui")
+_COMMAND_MODULES = ("serve", "games", "play", "simulate", "replay", "bench", "tournament", "tui")
 
 
 def _load_commands() -> None:

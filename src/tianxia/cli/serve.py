@@ -1,0 +1,53 @@
+"""`tianxia serve`: the game server (extra `server`)."""
+
+from __future__ import annotations
+
+import os
+
+import typer
+
+from tianxia.cli.app import app
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, min=0, max=65535, help="Port (0: any free one)."),
+    database: str = typer.Option(
+        "",
+        help="SQLAlchemy URL (default: $TIANXIA_DATABASE_URL, else SQLite under ./var/).",
+    ),
+    bot_pause: float = typer.Option(0.0, min=0.0, help="Seconds a bot waits after moving."),
+) -> None:
+    """Run the game server: the lobby, the websocket protocol, the database log."""
+    try:
+        import uvicorn
+
+        from tianxia.server.app import create_app
+        from tianxia.server.storage import default_url
+    except ImportError as e:
+        raise typer.BadParameter(
+            f"the server needs the extra 'server' (pip install 'tianxia[server]'): {e}"
+        ) from e
+    url = database or os.environ.get("TIANXIA_DATABASE_URL") or default_url()
+    shown = url.split("@")[-1] if "@" in url else url
+    config = uvicorn.Config(
+        create_app(url, bot_pause=bot_pause),
+        host=host,
+        port=port,
+        ws_max_size=64 * 1024,
+        log_level="warning",
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    original = server.startup
+
+    async def startup(sockets: object = None) -> None:
+        await original(sockets)  # type: ignore[arg-type]
+        for s in server.servers:
+            for sock in s.sockets:
+                h, p = sock.getsockname()[:2]
+                typer.echo(f"Tianxia is serving on http://{h}:{p}/ (database {shown})", err=False)
+
+    server.startup = startup  # type: ignore[method-assign]
+    server.run()

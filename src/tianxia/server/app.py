@@ -1,0 +1,378 @@
+"""The FastAPI application: the lobby over HTTP and one websocket per connection.
+
+`create_app(database_url)` builds it; `tianxia serve` runs it under uvicorn. The server
+owns no rule: legality, notation, explanations, visibility and undo come from the engine
+and the shared table (`tianxia.play.table`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.websockets import WebSocketDisconnect
+
+import tianxia
+from tianxia.play.table import STRENGTHS, make_bot
+from tianxia.server import protocol as P
+from tianxia.server.live import TAKEOVER_STRENGTH, Connection, Hub, LiveGame, new_seed
+from tianxia.server.storage import Store, default_url, hash_secret, migrate, new_secret
+
+log = logging.getLogger("tianxia.server")
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: Annotated[str, Field(max_length=32)]
+    players: Annotated[int, Field(ge=1, le=16)] | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[Annotated[str, Field(max_length=32)]] | None = None
+    clock: Annotated[float, Field(gt=0, le=30 * 24 * 3600)] | None = None
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: Annotated[int, Field(ge=0, le=16)]
+    name: Annotated[str, Field(min_length=1, max_length=40)] = "player"
+    player: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+
+
+class SeatSecret(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    secret: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+# At module level: FastAPI reads the route annotations as text in this module's names.
+HubDep = Annotated[Hub, Depends(hub_of)]
+
+
+def _seat_plan(text: str) -> tuple[str, str | None]:
+    t = text.strip().lower()
+    if t == "open":
+        return ("open", None)
+    strength = t.removeprefix("bot:")
+    if strength in STRENGTHS:
+        return ("bot", strength)
+    raise HTTPException(
+        422, f"a seat is 'open' or 'bot:<strength>' ({', '.join(STRENGTHS)}), not {text!r}"
+    )
+
+
+def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastAPI:
+    url = database_url or os.environ.get("TIANXIA_DATABASE_URL") or default_url()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        migrate(url)
+        store = Store(url)
+        hub = Hub(store, bot_pause=bot_pause)
+        app.state.hub = hub
+        # Games with a bot to move resume by themselves after a restart.
+        for row in store.list_games():
+            if row["status"] == "running":
+                await hub.get(row["id"])
+        try:
+            yield
+        finally:
+            hub.close()
+
+    app = FastAPI(title="Tianxia", version=tianxia.__version__, lifespan=lifespan)
+
+    async def live_or_404(hub: Hub, game_id: str) -> LiveGame:
+        if len(game_id) > 32:
+            raise HTTPException(404, "no such game")
+        live = await hub.get(game_id)
+        if live is None:
+            raise HTTPException(404, "no such game")
+        return live
+
+    @app.exception_handler(ValueError)
+    async def _value_error(request: Request, exc: ValueError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    # --- the lobby -----------------------------------------------------------------------
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: NewGame, hub: HubDep) -> dict[str, Any]:
+        """Create a game: title, players, options, each seat open or a bot at a strength."""
+        if body.game not in tianxia.list_games():
+            raise HTTPException(
+                422, f"no game {body.game!r} (games: {', '.join(tianxia.list_games())})"
+            )
+        game = tianxia.load_game(body.game, players=body.players, **body.options)
+        seats = body.seats or ["open"] * game.players
+        if len(seats) != game.players:
+            raise HTTPException(422, f"{game.players} seats are needed, not {len(seats)}")
+        plans = [_seat_plan(s) for s in seats]
+        game_id = uuid.uuid4().hex[:16]
+        st = hub.storage
+        await st.run(
+            st.store.create_game,
+            game_id,
+            game.NAME,
+            game.players,
+            dict(game.options),
+            game.VERSION,
+            new_seed(),
+            plans,
+            body.clock,
+        )
+        live = await hub.get(game_id)
+        assert live is not None
+        return live.summary()
+
+    @app.get("/api/games")
+    async def list_games(
+        hub: HubDep,
+        status: Annotated[str | None, Query(pattern="^(open|running|finished)$")] = None,
+        player: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> list[dict[str, Any]]:
+        """Games, newest first; `status` filters, `player` keeps that player's games and
+        marks those where it is that player's turn."""
+        st = hub.storage
+        rows = await st.run(st.store.list_games)
+        seats = await st.run(st.store.all_seats)
+        out = []
+        for row in rows:
+            mine = [s["seat"] for s in seats.get(row["id"], []) if player and s["player"] == player]
+            if player and not mine:
+                continue
+            if status and row["status"] != status:
+                continue
+            live = await hub.get(row["id"])
+            if live is None:
+                continue
+            summary = live.summary()
+            if player:
+                summary["your_seats"] = mine
+                summary["your_turn"] = summary["to_move"] in mine and live.status == "running"
+            out.append(summary)
+        return out
+
+    @app.get("/api/games/{game_id}")
+    async def game_summary(game_id: str, hub: HubDep) -> dict[str, Any]:
+        return (await live_or_404(hub, game_id)).summary()
+
+    @app.post("/api/games/{game_id}/join")
+    async def join(game_id: str, body: Join, hub: HubDep) -> dict[str, Any]:
+        """Take an open seat: returns the seat's secret (keep it: it is the seat's key)."""
+        live = await live_or_404(hub, game_id)
+        async with live.lock:
+            if body.seat >= len(live.seats) or live.seats[body.seat]["kind"] != "open":
+                raise HTTPException(409, f"seat {body.seat} is not open")
+            secret = new_secret()
+            st = hub.storage
+            values = {
+                "kind": "human",
+                "name": body.name,
+                "player": body.player,
+                "secret_hash": hash_secret(secret),
+            }
+            await st.run(st.store.update_seat, game_id, body.seat, **values)
+            live.seats[body.seat].update(values)
+            await live.broadcast()
+        live.kick()
+        return {"seat": body.seat, "secret": secret, "game": game_id}
+
+    async def _seat_of(live: LiveGame, hub: Hub, secret: str) -> int:
+        found = await hub.storage.run(hub.storage.store.seat_by_secret, secret)
+        if found is None or found[0] != live.id:
+            raise HTTPException(403, "this secret holds no seat of this game")
+        return found[1]
+
+    @app.post("/api/games/{game_id}/leave")
+    async def leave(game_id: str, body: SeatSecret, hub: HubDep) -> dict[str, Any]:
+        """Give a seat back before the game starts (afterwards, resign)."""
+        live = await live_or_404(hub, game_id)
+        seat = await _seat_of(live, hub, body.secret)
+        async with live.lock:
+            if live.status != "open":
+                raise HTTPException(409, "the game has started: resign instead")
+            values = {"kind": "open", "name": None, "player": None, "secret_hash": None}
+            await hub.storage.run(hub.storage.store.update_seat, game_id, seat, **values)
+            live.seats[seat].update(values)
+            for c in list(live.conns):
+                if c.seat == seat:
+                    c.seat, c.bound = None, False
+            await live.broadcast()
+        return {"seat": seat, "left": True}
+
+    @app.post("/api/games/{game_id}/resign")
+    async def resign(game_id: str, body: SeatSecret, hub: HubDep) -> dict[str, Any]:
+        """Give up: a bot plays the seat to the end, and the ratings count it last."""
+        live = await live_or_404(hub, game_id)
+        seat = await _seat_of(live, hub, body.secret)
+        async with live.lock:
+            if live.status == "finished":
+                raise HTTPException(409, "the game is over")
+            await hub.storage.run(hub.storage.store.update_seat, game_id, seat, resigned=True)
+            live.seats[seat]["resigned"] = True
+            live.table.bots[seat] = make_bot(TAKEOVER_STRENGTH, live.game, seat, seat)
+            await live.broadcast()
+        live.kick()
+        return {"seat": seat, "resigned": True}
+
+    # --- replays, logs, ratings ------------------------------------------------------------
+    def _finished(live: LiveGame) -> None:
+        if live.status != "finished":
+            raise HTTPException(409, "replays and logs are open once the game is over")
+
+    @app.get("/api/games/{game_id}/log")
+    async def game_log(game_id: str, hub: HubDep) -> dict[str, Any]:
+        """A finished game's log, loadable by `tianxia replay` (the seed stays secret)."""
+        live = await live_or_404(hub, game_id)
+        _finished(live)
+        data = live.table.match.to_json()
+        data.pop("rng", None)
+        data["seed"] = 0
+        return data
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay(
+        game_id: str,
+        hub: HubDep,
+        step: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+        seat: Annotated[int | None, Query(ge=0, le=16)] = None,
+    ) -> dict[str, Any]:
+        """A finished game action by action: the view of `seat` (default: spectator)."""
+        live = await live_or_404(hub, game_id)
+        _finished(live)
+        m = live.table.match
+        step = min(step, m.seq)
+        if seat is not None and seat >= live.game.players:
+            raise HTTPException(422, f"no seat {seat}")
+        return {
+            "step": step,
+            "steps": m.seq,
+            "view": m.history[step].envelope(seat, step),
+            "events": m.events_for(seat)[:step],
+        }
+
+    @app.get("/api/leaderboard/{game}")
+    async def leaderboard(game: str, hub: HubDep) -> list[dict[str, Any]]:
+        if game not in tianxia.list_games():
+            raise HTTPException(404, f"no game {game!r}")
+        return await hub.storage.run(hub.storage.store.leaderboard, game)
+
+    # --- the websocket ----------------------------------------------------------------------
+    @app.websocket("/ws/games/{game_id}")
+    async def play(ws: WebSocket, game_id: str) -> None:
+        hub: Hub = ws.app.state.hub
+        await ws.accept()
+        live = await hub.get(game_id) if len(game_id) <= 32 else None
+        if live is None:
+            await ws.send_json({"type": "error", "code": "no_such_game", "reason": "no such game"})
+            await ws.close(code=4404)
+            return
+
+        async def send(msg: dict[str, Any]) -> None:
+            await ws.send_text(json.dumps(msg, separators=(",", ":")))
+
+        conn = Connection(send=send)
+        drops = 0
+        try:
+            while True:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    await send(_error(P.BAD_MESSAGE, "messages are JSON text, not binary frames"))
+                    continue
+                if not conn.spend():
+                    drops += 1
+                    if drops > 200:
+                        await ws.close(code=1008)
+                        break
+                    await send(_error(P.RATE_LIMITED, "too many messages: slow down"))
+                    continue
+                if len(text.encode()) > P.MAX_FRAME:
+                    await send(_error(P.TOO_LARGE, f"a message holds at most {P.MAX_FRAME} bytes"))
+                    continue
+                await _handle(live, conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            live.conns.discard(conn)
+
+    async def _handle(live: LiveGame, conn: Connection, text: str) -> None:
+        try:
+            raw = json.loads(text)
+        except (ValueError, RecursionError):
+            await conn.send(_error(P.BAD_JSON, "the message is not JSON"))
+            return
+        try:
+            msg = P.client_message.validate_python(raw)
+        except (ValidationError, RecursionError) as e:
+            errors = e.errors() if isinstance(e, ValidationError) else []
+            why = "does not fit the protocol"
+            if errors:
+                where = ".".join(str(x) for x in errors[0]["loc"])
+                why = f"{where}: {errors[0]['msg']}" if where else errors[0]["msg"]
+            await conn.send(_error(P.BAD_MESSAGE, why))
+            return
+        if isinstance(msg, P.Hello):
+            await _hello(live, conn, msg)
+            return
+        if not conn.bound:
+            await conn.send(_error(P.NO_HELLO, "say hello first"))
+            return
+        live.player_returns(conn.seat)
+        if isinstance(msg, P.Chat):
+            if conn.seat is None:
+                await conn.send(_error(P.NO_SEAT, "spectators do not chat"))
+                return
+            line = {"type": "chat", "seat": conn.seat, "text": msg.text}
+            live.chat = [*live.chat[-49:], line]
+            for c in list(live.conns):
+                await c.send(line)
+            return
+        async with live.lock:
+            if isinstance(msg, P.Act):
+                reply = await live.act(conn, msg)
+            else:
+                reply = await live.undo(conn, msg)
+            await conn.send(reply)
+            if reply["type"] in ("accepted", "undone"):
+                await live.broadcast()
+        live.kick()
+
+    async def _hello(live: LiveGame, conn: Connection, msg: P.Hello) -> None:
+        if msg.secret is not None:
+            found = await live.hub.storage.run(live.hub.storage.store.seat_by_secret, msg.secret)
+            if found is None or found[0] != live.id:
+                await conn.send(_error(P.UNKNOWN_SECRET, "this secret holds no seat of this game"))
+                return
+            conn.seat = found[1]
+        elif msg.spectator:
+            conn.seat = None
+        else:
+            await conn.send(_error(P.BAD_MESSAGE, "hello names a seat's secret or spectator: true"))
+            return
+        conn.bound = True
+        conn.player = msg.player
+        conn.sent_seq = min(msg.last_seq, live.table.seq)
+        conn.sent_final = False
+        live.player_returns(conn.seat)
+        live.conns.add(conn)
+        async with live.lock:
+            await conn.send(live.view_message(conn))
+        live.kick()
+
+    return app
+
+
+def _error(code: str, reason: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "reason": reason}

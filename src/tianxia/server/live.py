@@ -1,0 +1,464 @@
+"""Live games: the table in memory, its lock, its connections, bots and clocks.
+
+A game's state is its committed log replayed through the engine. Every change follows
+one path, under the game's lock: check, apply in memory, write the new log rows in one
+transaction, and only then acknowledge and send each connection its own view. If the
+write fails, the memory is rolled back and the action refused: no client ever sees a
+state that is not committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from tianxia.core import (
+    CHANCE,
+    Game,
+    IllegalActionError,
+    Match,
+    NotationError,
+    State,
+    load_game,
+    seat_name,
+)
+from tianxia.play.table import NotYourTurn, SeatPlan, Table, make_bot
+from tianxia.server import protocol as P
+from tianxia.server.storage import Conflict, Row, Store
+
+log = logging.getLogger("tianxia.server")
+_T = TypeVar("_T")
+TAKEOVER_STRENGTH = "medium"
+
+
+def state_hash(state: State) -> str:
+    """SHA-256 of the state's canonical serialisation (sorted keys, no spaces)."""
+    text = json.dumps(state.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket: whom it speaks for, what it has been sent, its rate budget."""
+
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    seat: int | None = None
+    bound: bool = False
+    player: str | None = None
+    sent_seq: int = 0
+    sent_final: bool = False
+    tokens: float = 60.0
+    stamp: float = field(default_factory=time.monotonic)
+
+    def spend(self, rate: float = 30.0, burst: float = 60.0) -> bool:
+        now = time.monotonic()
+        self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+class Storage:
+    """The store behind one thread: writes happen in order, off the event loop."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tianxia-db")
+
+    async def run(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, lambda: fn(*args, **kwargs))
+
+
+class LiveGame:
+    """One game in memory. Build with `LiveGame.load`."""
+
+    def __init__(self, hub: Hub, game_id: str, row: dict[str, Any], seats: list[dict[str, Any]]):
+        self.hub = hub
+        self.id = game_id
+        self.row = row
+        self.seats = seats
+        self.game: Game = load_game(
+            row["game"], players=row["players"], **json.loads(row["options"])
+        )
+        self.lock = asyncio.Lock()
+        self.conns: set[Connection] = set()
+        self.table: Table
+        self.takeover: set[int] = set()
+        self.replies: dict[str, dict[str, Any]] = {}
+        self.chat: list[dict[str, Any]] = []
+        self.bot_task: asyncio.Task[None] | None = None
+        self.clock_task: asyncio.Task[None] | None = None
+
+    # --- loading ------------------------------------------------------------------------
+    @classmethod
+    async def load(cls, hub: Hub, game_id: str) -> LiveGame | None:
+        st = hub.storage
+        row = await st.run(st.store.game, game_id)
+        if row is None:
+            return None
+        seats = await st.run(st.store.seats, game_id)
+        live = cls(hub, game_id, row, seats)
+        rows = await st.run(st.store.log, game_id)
+        match = Match(live.game, seed=row["seed"])
+        for r in rows:
+            chance = match.state.current_player() == CHANCE
+            match.play(r.action)
+            if chance:
+                # choose_outcome draws once per chance outcome: the stream stays in step.
+                match.rng.random()
+        if rows and state_hash(match.state) != rows[-1].state_hash:
+            raise RuntimeError(f"game {game_id}: the replayed log does not give the stored state")
+        start = match.seq
+        live.table = Table(match, live.plans(), bot_seed=row["seed"] % 1_000_003)
+        for s in seats:
+            if s["resigned"]:
+                live.table.bots[s["seat"]] = make_bot(
+                    TAKEOVER_STRENGTH, live.game, s["seat"], s["seat"]
+                )
+        # The table resolves chance at once (the opening deal): write what it drew.
+        if match.seq > start:
+            await st.run(st.store.append, game_id, live.rows_since(start, None, None))
+        return live
+
+    def plans(self) -> list[SeatPlan]:
+        return [
+            SeatPlan("bot", s["strength"] or "random") if s["kind"] == "bot" else SeatPlan()
+            for s in self.seats
+        ]
+
+    def rows_since(self, start: int, client_id: str | None, seat: int | None) -> list[Row]:
+        m = self.table.match
+        out = []
+        for i in range(start, m.seq):
+            who = m.seat_of(i)
+            out.append(
+                Row(
+                    seq=i + 1,
+                    client_id=client_id if i == start else None,
+                    seat=None if who == CHANCE else who,
+                    action=str(m.log[i]),
+                    state_hash=state_hash(m.history[i + 1]),
+                    undone=False,
+                )
+            )
+        return out
+
+    # --- what the game is doing ----------------------------------------------------------
+    @property
+    def status(self) -> str:
+        if self.table.state.is_terminal():
+            return "finished"
+        if any(s["kind"] == "open" for s in self.seats):
+            return "open"
+        return "running"
+
+    def summary(self) -> dict[str, Any]:
+        """The public summary: nothing any one seat may not see."""
+        state = self.table.state
+        p = state.current_player()
+        return {
+            "id": self.id,
+            "game": self.row["game"],
+            "title": self.game.info.title,
+            "players": self.row["players"],
+            "options": json.loads(self.row["options"]),
+            "rules_version": self.row["rules_version"],
+            "status": self.status,
+            "seq": self.table.seq,
+            "to_move": p if p >= 0 else None,
+            "clock": self.row["clock"],
+            "created": self.row["created"],
+            "seats": [
+                {
+                    "seat": s["seat"],
+                    "name": seat_name(s["seat"]) if s["name"] is None else s["name"],
+                    "kind": s["kind"],
+                    "strength": s["strength"],
+                    "resigned": bool(s["resigned"]),
+                    "bot_playing": s["seat"] in self.takeover,
+                }
+                for s in self.seats
+            ],
+            "scores": state.scores_for(None),
+        }
+
+    def view_message(self, conn: Connection) -> dict[str, Any]:
+        """Everything sent to `conn` comes from its viewer's envelope and events only."""
+        t = self.table
+        seat = conn.seat
+        state = t.state
+        since = min(conn.sent_seq, t.seq)
+        if state.is_terminal() and not conn.sent_final:
+            since = 0  # the end shows every event whole: send the log again
+            conn.sent_final = True
+        envelope = state.envelope(seat, t.seq)
+        running = self.status == "running"
+        msg = {
+            "type": "view",
+            "seq": t.seq,
+            "view": envelope,
+            "legal": t.legal_for(seat) if running and seat not in t.bots else [],
+            "since": since,
+            "events": t.events_for(seat, since=since),
+            "terminal": envelope["terminal"],
+            "scores": envelope["scores"],
+            "undo": seat is not None and running and t.can_undo(seat),
+            "status": self.status,
+            "seat": seat,
+            "seats": self.summary()["seats"],
+        }
+        conn.sent_seq = t.seq
+        return msg
+
+    async def broadcast(self) -> None:
+        for conn in list(self.conns):
+            try:
+                await conn.send(self.view_message(conn))
+            except Exception:  # a dead socket: its handler will drop it
+                self.conns.discard(conn)
+
+    # --- the one path of change ----------------------------------------------------------
+    async def act(self, conn: Connection, msg: P.Act) -> dict[str, Any]:
+        """Check, apply, commit, then answer; the caller broadcasts after an accept."""
+        if msg.action_id in self.replies:
+            return self.replies[msg.action_id]
+        st = self.hub.storage
+        done = await st.run(st.store.by_client_id, self.id, msg.action_id)
+        if done is not None:
+            return {
+                "type": "accepted",
+                "action_id": msg.action_id,
+                "seq": done.seq,
+                "state_hash": done.state_hash,
+            }
+        reply = await self._act(conn, msg)
+        self.replies[msg.action_id] = reply
+        return reply
+
+    def _refuse(self, action_id: str, code: str, rule: str, reason: str) -> dict[str, Any]:
+        return {
+            "type": "refused",
+            "action_id": action_id,
+            "code": code,
+            "rule": rule,
+            "reason": reason,
+        }
+
+    async def _act(self, conn: Connection, msg: P.Act) -> dict[str, Any]:
+        t = self.table
+        if conn.seat is None:
+            return self._refuse(msg.action_id, P.NO_SEAT, "SERVER-1", "a spectator takes no action")
+        status = self.status
+        if status == "open":
+            return self._refuse(
+                msg.action_id,
+                P.NOT_STARTED,
+                "SERVER-2",
+                "the game waits for every seat to be taken",
+            )
+        if status == "finished":
+            return self._refuse(msg.action_id, P.GAME_OVER, "ENGINE-1", "the game is over")
+        if msg.expected_seq != t.seq:
+            return self._refuse(
+                msg.action_id,
+                P.STALE,
+                "SERVER-3",
+                f"the game is at seq {t.seq}, not {msg.expected_seq}: the view was out of date",
+            )
+        try:
+            t.check_turn(conn.seat)
+            if conn.seat in t.bots:
+                raise NotYourTurn("SERVER-4", f"a bot is playing {seat_name(conn.seat)}'s seat")
+            action = t.state.check(t.state.to_action(msg.action))
+        except NotationError as e:
+            return self._refuse(msg.action_id, P.UNREADABLE, "ENGINE-0", e.reason)
+        except NotYourTurn as e:
+            return self._refuse(msg.action_id, P.NOT_YOUR_TURN, e.rule, e.reason)
+        except IllegalActionError as e:
+            return self._refuse(msg.action_id, P.ILLEGAL, e.rule, e.reason)
+        row = await self.commit(action, conn.seat, msg.action_id)
+        if row is None:
+            return self._refuse(
+                msg.action_id, P.CONFLICT, "SERVER-5", "another action took this seq first"
+            )
+        return {
+            "type": "accepted",
+            "action_id": msg.action_id,
+            "seq": row.seq,
+            "state_hash": row.state_hash,
+        }
+
+    async def commit(self, action: Any, seat: int, client_id: str | None) -> Row | None:
+        """Apply `action` (legal, for `seat`) and what chance then decides; write it all
+        in one transaction; roll the memory back if the write fails. The game's lock is
+        held by the caller."""
+        t = self.table
+        m = t.match
+        start = m.seq
+        rng = m.rng.getstate()
+        t.play(action, seat)
+        rows = self.rows_since(start, client_id, seat)
+        status = "finished" if t.state.is_terminal() else None
+        st = self.hub.storage
+        try:
+            await st.run(st.store.append, self.id, rows, status)
+        except Conflict:
+            while m.seq > start:
+                m.undo()
+            m.rng.setstate(rng)
+            return None
+        except BaseException:
+            while m.seq > start:
+                m.undo()
+            m.rng.setstate(rng)
+            raise
+        if status == "finished":
+            await self._rate()
+        return rows[0]
+
+    async def _rate(self) -> None:
+        """Ratings for people across games: each seat ranked by its return; bots are
+        rated too, as `bot:<strength>`; a resigned seat counts as last."""
+        returns = self.table.state.returns()
+        ranked: list[tuple[str, str | None, float]] = []
+        for s in self.seats:
+            r = -2.0 if s["resigned"] else returns[s["seat"]]
+            if s["kind"] == "bot":
+                ranked.append((f"bot:{s['strength']}", f"bot ({s['strength']})", r))
+            elif s["player"]:
+                ranked.append((s["player"], s["name"], r))
+        if len({p for p, _, _ in ranked}) != len(ranked) or len(ranked) < 2:
+            return  # one identity in two seats, or nobody to compare: unrated
+        st = self.hub.storage
+        try:
+            await st.run(st.store.rate, self.row["game"], ranked)
+            await st.run(st.store.mark_rated, self.id)
+        except ImportError:
+            log.warning("openskill is not installed: game %s is not rated", self.id)
+
+    async def undo(self, conn: Connection, msg: P.Undo) -> dict[str, Any]:
+        t = self.table
+        if conn.seat is None:
+            return self._refuse(msg.action_id, P.NO_SEAT, "SERVER-1", "a spectator takes no action")
+        if msg.expected_seq != t.seq:
+            return self._refuse(
+                msg.action_id,
+                P.STALE,
+                "SERVER-3",
+                f"the game is at seq {t.seq}, not {msg.expected_seq}",
+            )
+        if not t.can_undo(conn.seat):
+            return self._refuse(
+                msg.action_id,
+                P.ILLEGAL,
+                "TABLE-2",
+                "nothing of yours to undo: undo stops at a chance event, at anything "
+                "revealed, and at another seat's decision",
+            )
+        seq = t.seq
+        st = self.hub.storage
+        await st.run(st.store.undo, self.id, seq)
+        taken = t.undo(conn.seat)
+        for c in self.conns:
+            c.sent_seq = min(c.sent_seq, t.seq)
+        return {"type": "undone", "action_id": msg.action_id, "seq": t.seq, "action": str(taken)}
+
+    # --- bots and clocks -----------------------------------------------------------------
+    def kick(self) -> None:
+        """Let bots move if one is to decide; start the clock of a person who is."""
+        if self.status != "running":
+            return
+        to_move = self.table.to_move()
+        if to_move in self.table.bots:
+            if self.bot_task is None or self.bot_task.done():
+                self.bot_task = asyncio.create_task(self._bots())
+        elif self.row["clock"] and to_move >= 0:
+            if self.clock_task is not None:
+                self.clock_task.cancel()
+            self.clock_task = asyncio.create_task(self._clock(self.table.seq, to_move))
+
+    async def _bots(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.status == "running":
+            t = self.table
+            seat = t.to_move()
+            if seat not in t.bots:
+                break
+            seq = t.seq
+            st, action, why = await loop.run_in_executor(self.hub.bot_pool, t.bot_choice, seat)
+            async with self.lock:
+                if t.seq != seq or t.state is not st or t.to_move() != seat:
+                    continue
+                row = await self.commit(action, seat, None)
+                if row is not None:
+                    t.explanations[row.seq] = (seat, why)
+                await self.broadcast()
+            await asyncio.sleep(self.hub.bot_pause)
+        self.kick()
+
+    async def _clock(self, seq: int, seat: int) -> None:
+        await asyncio.sleep(float(self.row["clock"]))
+        async with self.lock:
+            t = self.table
+            if t.seq != seq or t.to_move() != seat or seat in t.bots:
+                return
+            # The player is gone past the clock: a bot plays the seat until they return.
+            t.bots[seat] = make_bot(TAKEOVER_STRENGTH, self.game, seat, seq)
+            self.takeover.add(seat)
+            await self.broadcast()
+        self.kick()
+
+    def player_returns(self, seat: int | None) -> None:
+        if seat is not None and seat in self.takeover:
+            self.takeover.discard(seat)
+            self.table.bots.pop(seat, None)
+
+
+class Hub:
+    """Every live game of one server process."""
+
+    def __init__(self, store: Store, bot_pause: float = 0.0) -> None:
+        self.storage = Storage(store)
+        self.games: dict[str, LiveGame] = {}
+        self.bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tianxia-bot")
+        self.bot_pause = bot_pause
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def get(self, game_id: str) -> LiveGame | None:
+        live = self.games.get(game_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            live = self.games.get(game_id)
+            if live is None:
+                live = await LiveGame.load(self, game_id)
+                if live is None:
+                    return None
+                self.games[game_id] = live
+                live.kick()
+        return live
+
+    def close(self) -> None:
+        for live in self.games.values():
+            for task in (live.bot_task, live.clock_task):
+                if task is not None:
+                    task.cancel()
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.storage.pool.shutdown(wait=True)
+        self.storage.store.close()
+
+
+def new_seed() -> int:
+    return random.SystemRandom().randrange(1, 2**62)

@@ -1,0 +1,67 @@
+"""The websocket messages, as pydantic types: what a client may send, checked strictly.
+
+Client messages are JSON objects with a `type`: hello, act, undo, chat. Anything else,
+or a message that does not fit its type (unknown keys, wrong types, absurd values), is
+answered with an `error` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+MAX_FRAME = 16 * 1024  # bytes of one client message
+MAX_TEXT = 64  # characters of an action's notation or an action id
+MAX_CHAT = 500
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    secret: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    spectator: bool = False
+    last_seq: Annotated[int, Field(ge=0, le=10_000_000)] = 0
+    player: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+
+
+class Act(_Message):
+    type: Literal["act"]
+    action_id: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+    expected_seq: Annotated[int, Field(ge=0, le=10_000_000)]
+    action: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+
+
+class Undo(_Message):
+    type: Literal["undo"]
+    action_id: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+    expected_seq: Annotated[int, Field(ge=0, le=10_000_000)]
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT)]
+
+
+ClientMessage = Annotated[Hello | Act | Undo | Chat, Field(discriminator="type")]
+client_message: TypeAdapter[Hello | Act | Undo | Chat] = TypeAdapter(ClientMessage)
+
+
+# Error codes of `{"type": "error"}` and `{"type": "refused"}` (docs/server.md lists them).
+BAD_JSON = "bad_json"
+BAD_MESSAGE = "bad_message"
+TOO_LARGE = "too_large"
+RATE_LIMITED = "rate_limited"
+NO_HELLO = "no_hello"
+UNKNOWN_SECRET = "unknown_secret"
+NO_SEAT = "no_seat"
+NOT_YOUR_TURN = "not_your_turn"
+STALE = "stale"
+ILLEGAL = "illegal"
+UNREADABLE = "unreadable"
+NOT_STARTED = "not_started"
+GAME_OVER = "game_over"
+CONFLICT = "conflict"

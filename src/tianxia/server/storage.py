@@ -1,0 +1,443 @@
+"""Storage: games, seats, the action log and ratings, through SQLAlchemy.
+
+SQLite is the embedded default: WAL, ``synchronous=FULL``, foreign keys, a busy timeout,
+and every write in ``BEGIN IMMEDIATE`` on the one connection this process keeps (the
+SQLite here must not have two writers: see docs/server.md). PostgreSQL is used when the
+URL names it. Every method is synchronous and is called from the server's single
+storage thread, so writes are serialised in the order the game locks release them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import StaticPool
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("rules_version", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    # The chance stream's seed: a server secret, never sent to anyone.
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("clock", sa.Float, nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False, default=False),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),  # open, human, bot
+    sa.Column("strength", sa.String(16), nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("player", sa.String(64), nullable=True),
+    sa.Column("secret_hash", sa.String(64), nullable=True, unique=True),
+    sa.Column("resigned", sa.Boolean, nullable=False, default=False),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("client_id", sa.String(64), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("action", sa.String(64), nullable=False),
+    sa.Column("state_hash", sa.String(64), nullable=False),
+    sa.Column("undone", sa.Boolean, nullable=False, default=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.UniqueConstraint("game_id", "client_id", name="uq_actions_client_id"),
+)
+# One live action per seq, enforced by the database: the last line of defence.
+sa.Index(
+    "uq_actions_live_seq",
+    actions.c.game_id,
+    actions.c.seq,
+    unique=True,
+    sqlite_where=actions.c.undone == sa.false(),
+    postgresql_where=actions.c.undone == sa.false(),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player", sa.String(64), primary_key=True),
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+)
+
+
+class Conflict(Exception):
+    """A write the database refused: another action already holds the seq."""
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_secret() -> str:
+    """128 bits from `secrets`, as URL-safe text."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass
+class Row:
+    seq: int
+    client_id: str | None
+    seat: int | None
+    action: str
+    state_hash: str
+    undone: bool
+
+
+def default_url(root: Path | None = None) -> str:
+    folder = (root or Path.cwd()) / "var"
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'tianxia.sqlite3'}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine with the pragmas and single writer connection SQLite needs."""
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(
+            url,
+            poolclass=StaticPool,
+            connect_args={"check_same_thread": False, "isolation_level": None},
+        )
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=5000")
+            cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin_immediate(conn: Connection) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    return sa.create_engine(url, pool_size=4, pool_pre_ping=True)
+
+
+def migrate(url: str) -> None:
+    """Bring the database to the newest schema with alembic (creating it if new)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    cfg.attributes["configure_logger"] = False
+    command.upgrade(cfg, "head")
+
+
+class Store:
+    """The database of one server. Not thread-safe by itself: the server calls it from
+    one storage thread (the lock makes direct use from tests safe too)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._lock = threading.Lock()
+        # A test hook: a function called with a fault point's name; it may kill the process.
+        self.fault: Any = None
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        with self._lock, self.engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        with self._lock, self.engine.connect() as conn:
+            yield conn
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- games -------------------------------------------------------------------
+    def create_game(
+        self,
+        game_id: str,
+        name: str,
+        players: int,
+        options: dict[str, Any],
+        rules_version: int,
+        seed: int,
+        seat_plans: Sequence[tuple[str, str | None]],
+        clock: float | None,
+    ) -> None:
+        now = time.time()
+        status = "open" if any(kind == "open" for kind, _ in seat_plans) else "running"
+        with self.write() as c:
+            c.execute(
+                games.insert().values(
+                    id=game_id,
+                    game=name,
+                    players=players,
+                    options=json.dumps(options, sort_keys=True),
+                    rules_version=rules_version,
+                    status=status,
+                    seed=seed,
+                    clock=clock,
+                    created=now,
+                    updated=now,
+                    rated=False,
+                )
+            )
+            c.execute(
+                seats.insert(),
+                [
+                    {
+                        "game_id": game_id,
+                        "seat": i,
+                        "kind": kind,
+                        "strength": strength,
+                        "name": f"bot ({strength})" if kind == "bot" else None,
+                        "resigned": False,
+                    }
+                    for i, (kind, strength) in enumerate(seat_plans)
+                ],
+            )
+
+    def game(self, game_id: str) -> dict[str, Any] | None:
+        with self.read() as c:
+            row = c.execute(sa.select(games).where(games.c.id == game_id)).mappings().first()
+            return dict(row) if row else None
+
+    def list_games(self) -> list[dict[str, Any]]:
+        with self.read() as c:
+            rows = c.execute(sa.select(games).order_by(games.c.created.desc())).mappings()
+            return [dict(r) for r in rows]
+
+    def all_seats(self) -> dict[str, list[dict[str, Any]]]:
+        out: dict[str, list[dict[str, Any]]] = {}
+        with self.read() as c:
+            for r in c.execute(sa.select(seats).order_by(seats.c.game_id, seats.c.seat)).mappings():
+                out.setdefault(r["game_id"], []).append(dict(r))
+        return out
+
+    def seats(self, game_id: str) -> list[dict[str, Any]]:
+        with self.read() as c:
+            rows = c.execute(
+                sa.select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)
+            ).mappings()
+            return [dict(r) for r in rows]
+
+    def seat_by_secret(self, secret: str) -> tuple[str, int] | None:
+        with self.read() as c:
+            row = c.execute(
+                sa.select(seats.c.game_id, seats.c.seat).where(
+                    seats.c.secret_hash == hash_secret(secret)
+                )
+            ).first()
+            return (row[0], row[1]) if row else None
+
+    def set_status(self, game_id: str, status: str) -> None:
+        with self.write() as c:
+            c.execute(
+                games.update()
+                .where(games.c.id == game_id)
+                .values(status=status, updated=time.time())
+            )
+
+    def update_seat(self, game_id: str, seat: int, **values: Any) -> None:
+        with self.write() as c:
+            c.execute(
+                seats.update()
+                .where(seats.c.game_id == game_id, seats.c.seat == seat)
+                .values(**values)
+            )
+            remaining = c.execute(
+                sa.select(sa.func.count())
+                .select_from(seats)
+                .where(seats.c.game_id == game_id, seats.c.kind == "open")
+            ).scalar_one()
+            status = c.execute(sa.select(games.c.status).where(games.c.id == game_id)).scalar_one()
+            if status in ("open", "running"):
+                c.execute(
+                    games.update()
+                    .where(games.c.id == game_id)
+                    .values(status="open" if remaining else "running", updated=time.time())
+                )
+
+    # --- the action log ------------------------------------------------------------
+    def log(self, game_id: str) -> list[Row]:
+        with self.read() as c:
+            rows = c.execute(
+                sa.select(
+                    actions.c.seq,
+                    actions.c.client_id,
+                    actions.c.seat,
+                    actions.c.action,
+                    actions.c.state_hash,
+                    actions.c.undone,
+                )
+                .where(actions.c.game_id == game_id, actions.c.undone == sa.false())
+                .order_by(actions.c.seq)
+            ).all()
+            return [Row(*r) for r in rows]
+
+    def by_client_id(self, game_id: str, client_id: str) -> Row | None:
+        with self.read() as c:
+            r = c.execute(
+                sa.select(
+                    actions.c.seq,
+                    actions.c.client_id,
+                    actions.c.seat,
+                    actions.c.action,
+                    actions.c.state_hash,
+                    actions.c.undone,
+                ).where(actions.c.game_id == game_id, actions.c.client_id == client_id)
+            ).first()
+            return Row(*r) if r else None
+
+    def append(self, game_id: str, rows: Sequence[Row], status: str | None = None) -> None:
+        """Write `rows` in one transaction (the action and the chance outcomes after it).
+
+        Raises:
+            Conflict: a row's seq or client id is taken; nothing was written.
+        """
+        now = time.time()
+        try:
+            with self.write() as c:
+                c.execute(
+                    actions.insert(),
+                    [
+                        {
+                            "game_id": game_id,
+                            "seq": r.seq,
+                            "client_id": r.client_id,
+                            "seat": r.seat,
+                            "action": r.action,
+                            "state_hash": r.state_hash,
+                            "undone": False,
+                            "created": now,
+                        }
+                        for r in rows
+                    ],
+                )
+                values: dict[str, Any] = {"updated": now}
+                if status is not None:
+                    values["status"] = status
+                c.execute(games.update().where(games.c.id == game_id).values(**values))
+                if self.fault is not None:
+                    self.fault("before_commit")
+        except sa.exc.IntegrityError as e:
+            raise Conflict(str(e.orig)) from None
+        if self.fault is not None:
+            self.fault("after_commit")
+
+    def undo(self, game_id: str, seq: int) -> None:
+        """Mark the live action at `seq` taken back (its client id stays used)."""
+        with self.write() as c:
+            c.execute(
+                actions.update()
+                .where(
+                    actions.c.game_id == game_id,
+                    actions.c.seq == seq,
+                    actions.c.undone == sa.false(),
+                )
+                .values(undone=True)
+            )
+
+    # --- ratings -----------------------------------------------------------------------
+    def rate(self, game: str, ranked: Sequence[tuple[str, str | None, float]]) -> None:
+        """Update ratings of `(player, name, return)` for one finished game (openskill)."""
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        with self.write() as c:
+            current = {}
+            for player, _name, _ in ranked:
+                row = (
+                    c.execute(
+                        sa.select(ratings).where(ratings.c.player == player, ratings.c.game == game)
+                    )
+                    .mappings()
+                    .first()
+                )
+                current[player] = (
+                    model.rating(mu=row["mu"], sigma=row["sigma"], name=player)
+                    if row
+                    else model.rating(name=player)
+                )
+            teams = [[current[p]] for p, _, _ in ranked]
+            scores = [r for _, _, r in ranked]
+            new = model.rate(teams, scores=scores)
+            for (player, name, _), team in zip(ranked, new):
+                r = team[0]
+                exists = c.execute(
+                    sa.select(ratings.c.games).where(
+                        ratings.c.player == player, ratings.c.game == game
+                    )
+                ).scalar()
+                if exists is None:
+                    c.execute(
+                        ratings.insert().values(
+                            player=player, game=game, name=name, mu=r.mu, sigma=r.sigma, games=1
+                        )
+                    )
+                else:
+                    c.execute(
+                        ratings.update()
+                        .where(ratings.c.player == player, ratings.c.game == game)
+                        .values(name=name, mu=r.mu, sigma=r.sigma, games=exists + 1)
+                    )
+
+    def mark_rated(self, game_id: str) -> None:
+        with self.write() as c:
+            c.execute(games.update().where(games.c.id == game_id).values(rated=True))
+
+    def leaderboard(self, game: str) -> list[dict[str, Any]]:
+        with self.read() as c:
+            rows = c.execute(sa.select(ratings).where(ratings.c.game == game)).mappings()
+            out = [
+                {
+                    "player_name": r["name"],
+                    "rating": r["mu"] - 3 * r["sigma"],
+                    "mu": r["mu"],
+                    "sigma": r["sigma"],
+                    "games": r["games"],
+                }
+                for r in rows
+            ]
+        return sorted(out, key=lambda r: -r["rating"])
+
+    def integrity_ok(self) -> bool:
+        """SQLite's own integrity check (always true on other databases)."""
+        if not self.url.startswith("sqlite"):
+            return True
+        with self.read() as c:
+            return c.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
