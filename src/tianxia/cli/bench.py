@@ -210,8 +210,15 @@ def bench(
     interfaces: bool = typer.Option(
         False, "--interfaces", help="also measure OpenSpiel, PettingZoo and Gymnasium (extra rl)"
     ),
+    server: bool = typer.Option(
+        False, "--server", help="measure the game server under websocket load (extra server)"
+    ),
+    loads: str = typer.Option("10,100,500", "--loads", help="with --server: games at once"),
 ) -> None:
     """Measure every game's speed (and OpenSpiel's, when installed)."""
+    if server:
+        _bench_server(loads, seconds, record)
+        return
     names = game or tianxia.list_games()
     if seconds <= 0:
         raise typer.BadParameter("--seconds must be positive")
@@ -231,3 +238,21 @@ def bench(
     if record is not None:
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+
+
+def _bench_server(loads: str, seconds: float, record: Path | None) -> None:
+    try:
+        from tianxia.server import bench as server_bench
+    except ImportError as e:
+        raise typer.BadParameter(f"--server needs the extra 'server' ({e})") from e
+    try:
+        counts = tuple(int(x) for x in loads.split(",") if x.strip())
+    except ValueError:
+        raise typer.BadParameter(f"--loads is a comma list of game counts, not {loads!r}") from None
+    if not counts or min(counts) < 1:
+        raise typer.BadParameter("--loads needs at least one positive game count")
+    result = server_bench.run(counts, seconds)
+    Console().print(server_bench.to_markdown(result))
+    if record is not None:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
