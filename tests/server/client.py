@@ -19,7 +19,13 @@ class Player:
         self.base = base
         self.game_id = game_id
         self.secret = secret
-        self._cm = connect(base.replace("http", "ws", 1) + f"/ws/games/{game_id}", open_timeout=10)
+        # No keepalive pings: tests kill servers under open connections on purpose, and
+        # a test reads with its own timeouts.
+        self._cm = connect(
+            base.replace("http", "ws", 1) + f"/ws/games/{game_id}",
+            open_timeout=10,
+            ping_interval=None,
+        )
         self.ws: ClientConnection = self._cm.__enter__()
         self.view: dict[str, Any] = {}
         self.events: list[dict[str, Any]] = []

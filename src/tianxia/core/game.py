@@ -581,6 +581,14 @@ class State(metaclass=StateMeta):
             object.__setattr__(self, "_legal", legal)
         return legal
 
+    def forget_legal(self) -> None:
+        """Drop the cached legal actions (recomputed if asked again).
+
+        A long game's history keeps every state; their action lists are most of what a
+        live game holds and what the garbage collector has to walk.
+        """
+        object.__setattr__(self, "_legal", None)
+
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
@@ -643,6 +651,10 @@ class State(metaclass=StateMeta):
         except (IllegalActionError, NotationError, ValueError) as e:
             return f"illegal: {e}"
         return f"legal: {self._describe(a)}"
+
+    def explained_actions(self) -> list[tuple[Action, str]]:
+        """Every legal action with its `explain` text, each known legal without a check."""
+        return [(a, f"legal: {self._describe(a)}") for a in self.legal_actions()]
 
     def observation_string(self, seat: int | None) -> str:
         """The observation as canonical JSON text (a key for information sets)."""

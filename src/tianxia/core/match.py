@@ -70,6 +70,7 @@ class Match:
         new = self.state.apply_unchecked(a)
         self.log.append(a)
         self.history.append(new)
+        self.state.forget_legal()
         self.state = new
         return new
 

@@ -269,7 +269,7 @@ class Table:
         state = self.state
         if viewer is None or state.current_player() != viewer:
             return []
-        return [{"action": str(a), "explain": state.explain(a)} for a in state.legal_actions()]
+        return [{"action": str(a), "explain": text} for a, text in state.explained_actions()]
 
     def view(self, viewer: int | None) -> JSON:
         """Everything `viewer` may see now, from its observation and its log only."""

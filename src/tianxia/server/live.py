@@ -75,9 +75,55 @@ class Storage:
         self.store = store
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tianxia-db")
 
+        self._pending: list[tuple[str, list[Row], str | None, asyncio.Future[None]]] = []
+        self._flushing = False
+        self._flusher: asyncio.Task[None] | None = None
+
     async def run(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, lambda: fn(*args, **kwargs))
+
+    async def append(self, game_id: str, rows: list[Row], status: str | None) -> None:
+        """Write one game's rows; returns once they are committed.
+
+        Appends that arrive while a commit is in flight wait and go together in the next
+        transaction (group commit): one fsync for many games, and still no answer before
+        its own rows are durable.
+
+        Raises:
+            Conflict: the seq or client id was taken; nothing of this append was written.
+        """
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((game_id, rows, status, fut))
+        if not self._flushing:
+            self._flushing = True
+            self._flusher = asyncio.create_task(self._flush())
+        await fut
+
+    async def _flush(self) -> None:
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    results = await self.run(
+                        self.store.append_many, [(g, rows, status) for g, rows, status, _ in batch]
+                    )
+                except BaseException as e:
+                    for *_, fut in batch:
+                        if not fut.done():
+                            fut.set_exception(e)
+                    if not isinstance(e, Exception):
+                        raise
+                    continue
+                for (*_, fut), failure in zip(batch, results, strict=True):
+                    if fut.done():
+                        continue
+                    if failure is None:
+                        fut.set_result(None)
+                    else:
+                        fut.set_exception(failure)
+        finally:
+            self._flushing = False
 
 
 class LiveGame:
@@ -88,9 +134,7 @@ class LiveGame:
         self.id = game_id
         self.row = row
         self.seats = seats
-        self.game: Game = load_game(
-            row["game"], players=row["players"], **json.loads(row["options"])
-        )
+        self.game: Game = hub.game(row["game"], row["players"], json.loads(row["options"]))
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.table: Table
@@ -179,19 +223,22 @@ class LiveGame:
             "to_move": p if p >= 0 else None,
             "clock": self.row["clock"],
             "created": self.row["created"],
-            "seats": [
-                {
-                    "seat": s["seat"],
-                    "name": seat_name(s["seat"]) if s["name"] is None else s["name"],
-                    "kind": s["kind"],
-                    "strength": s["strength"],
-                    "resigned": bool(s["resigned"]),
-                    "bot_playing": s["seat"] in self.takeover,
-                }
-                for s in self.seats
-            ],
+            "seats": self.seat_list(),
             "scores": state.scores_for(None),
         }
+
+    def seat_list(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": s["seat"],
+                "name": seat_name(s["seat"]) if s["name"] is None else s["name"],
+                "kind": s["kind"],
+                "strength": s["strength"],
+                "resigned": bool(s["resigned"]),
+                "bot_playing": s["seat"] in self.takeover,
+            }
+            for s in self.seats
+        ]
 
     def view_message(self, conn: Connection) -> dict[str, Any]:
         """Everything sent to `conn` comes from its viewer's envelope and events only."""
@@ -216,7 +263,7 @@ class LiveGame:
             "undo": seat is not None and running and t.can_undo(seat),
             "status": self.status,
             "seat": seat,
-            "seats": self.summary()["seats"],
+            "seats": self.seat_list(),
         }
         conn.sent_seq = t.seq
         return msg
@@ -233,16 +280,20 @@ class LiveGame:
         """Check, apply, commit, then answer; the caller broadcasts after an accept."""
         if msg.action_id in self.replies:
             return self.replies[msg.action_id]
-        st = self.hub.storage
-        done = await st.run(st.store.by_client_id, self.id, msg.action_id)
-        if done is not None:
-            return {
-                "type": "accepted",
-                "action_id": msg.action_id,
-                "seq": done.seq,
-                "state_hash": done.state_hash,
-            }
         reply = await self._act(conn, msg)
+        if reply["type"] == "refused":
+            # A resend of an action this game took before a restart is refused as stale
+            # or conflicting; the database still knows its first result, which is the
+            # answer. Only refusals pay for the look-up.
+            st = self.hub.storage
+            done = await st.run(st.store.by_client_id, self.id, msg.action_id)
+            if done is not None:
+                reply = {
+                    "type": "accepted",
+                    "action_id": msg.action_id,
+                    "seq": done.seq,
+                    "state_hash": done.state_hash,
+                }
         self.replies[msg.action_id] = reply
         return reply
 
@@ -312,7 +363,7 @@ class LiveGame:
         status = "finished" if t.state.is_terminal() else None
         st = self.hub.storage
         try:
-            await st.run(st.store.append, self.id, rows, status)
+            await st.append(self.id, rows, status)
         except Conflict:
             while m.seq > start:
                 m.undo()
@@ -434,6 +485,16 @@ class Hub:
         self.bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tianxia-bot")
         self.bot_pause = bot_pause
         self._loading: dict[str, asyncio.Lock] = {}
+        self._games: dict[tuple[str, int, str], Game] = {}
+
+    def game(self, name: str, players: int, options: dict[str, Any]) -> Game:
+        """One `Game` per variant for every live game of it: its codec and data are
+        built once, not held again by each of a thousand games."""
+        key = (name, players, json.dumps(options, sort_keys=True))
+        game = self._games.get(key)
+        if game is None:
+            game = self._games[key] = load_game(name, players=players, **options)
+        return game
 
     async def get(self, game_id: str) -> LiveGame | None:
         live = self.games.get(game_id)

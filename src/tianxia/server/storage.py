@@ -329,33 +329,91 @@ class Store:
         Raises:
             Conflict: a row's seq or client id is taken; nothing was written.
         """
+        (failure,) = self.append_many([(game_id, rows, status)])
+        if failure is not None:
+            raise failure
+
+    def append_many(
+        self, batch: Sequence[tuple[str, Sequence[Row], str | None]]
+    ) -> list[Conflict | None]:
+        """Write several games' appends in one transaction, each in its own savepoint.
+
+        One commit (one fsync) serves the whole batch: that is the group commit. An
+        append whose seq or client id is taken is rolled back alone and reported as a
+        `Conflict` in its place; the others commit. Nothing is reported before the commit
+        returns, so no caller can acknowledge an action that is not durable.
+        """
         now = time.time()
         try:
-            with self.write() as c:
-                c.execute(
-                    actions.insert(),
-                    [
-                        {
-                            "game_id": game_id,
-                            "seq": r.seq,
-                            "client_id": r.client_id,
-                            "seat": r.seat,
-                            "action": r.action,
-                            "state_hash": r.state_hash,
-                            "undone": False,
-                            "created": now,
-                        }
-                        for r in rows
-                    ],
-                )
-                values: dict[str, Any] = {"updated": now}
+            self._append_all(batch, now)
+            return [None] * len(batch)
+        except sa.exc.IntegrityError:
+            pass  # someone's seq or id is taken: find whose, one savepoint each
+        results: list[Conflict | None] = []
+        with self.write() as c:
+            for game_id, rows, status in batch:
+                try:
+                    with c.begin_nested():
+                        c.execute(
+                            actions.insert(),
+                            [
+                                {
+                                    "game_id": game_id,
+                                    "seq": r.seq,
+                                    "client_id": r.client_id,
+                                    "seat": r.seat,
+                                    "action": r.action,
+                                    "state_hash": r.state_hash,
+                                    "undone": False,
+                                    "created": now,
+                                }
+                                for r in rows
+                            ],
+                        )
+                        values: dict[str, Any] = {"updated": now}
+                        if status is not None:
+                            values["status"] = status
+                        c.execute(games.update().where(games.c.id == game_id).values(**values))
+                    results.append(None)
+                except sa.exc.IntegrityError as e:
+                    results.append(Conflict(str(e.orig)))
+            if self.fault is not None:
+                self.fault("before_commit")
+        if self.fault is not None:
+            self.fault("after_commit")
+        return results
+
+    def _append_all(
+        self, batch: Sequence[tuple[str, Sequence[Row], str | None]], now: float
+    ) -> None:
+        """The usual case, with no conflict: two statements and one commit for the batch."""
+        with self.write() as c:
+            c.execute(
+                actions.insert(),
+                [
+                    {
+                        "game_id": game_id,
+                        "seq": r.seq,
+                        "client_id": r.client_id,
+                        "seat": r.seat,
+                        "action": r.action,
+                        "state_hash": r.state_hash,
+                        "undone": False,
+                        "created": now,
+                    }
+                    for game_id, rows, _ in batch
+                    for r in rows
+                ],
+            )
+            c.execute(
+                games.update().where(games.c.id == sa.bindparam("gid")),
+                [{"gid": game_id, "updated": now} for game_id, _, _ in batch],
+            )
+            for game_id, _, status in batch:
                 if status is not None:
-                    values["status"] = status
-                c.execute(games.update().where(games.c.id == game_id).values(**values))
-                if self.fault is not None:
-                    self.fault("before_commit")
-        except sa.exc.IntegrityError as e:
-            raise Conflict(str(e.orig)) from None
+                    c.execute(games.update().where(games.c.id == game_id).values(status=status))
+            if self.fault is not None:
+                self.fault("before_commit")
         if self.fault is not None:
             self.fault("after_commit")
 

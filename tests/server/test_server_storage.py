@@ -1,0 +1,92 @@
+"""Group commit: many games' appends in one transaction, no answer before its commit."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+
+from tianxia.server.live import Storage
+from tianxia.server.storage import Conflict, Row, Store, migrate
+
+
+def _store(tmp_path: Path, games: int) -> Store:
+    url = f"sqlite:///{tmp_path / 'log.sqlite3'}"
+    migrate(url)
+    store = Store(url)
+    for g in range(games):
+        store.create_game(f"g{g}", "greatwall", 2, {}, 1, 7, [("open", None)] * 2, None)
+    return store
+
+
+def _row(seq: int, client_id: str) -> Row:
+    return Row(seq, client_id, 0, "draw", f"hash{seq}", False)
+
+
+def test_a_conflict_in_a_batch_is_rolled_back_alone(tmp_path: Path) -> None:
+    store = _store(tmp_path, 3)
+    store.append("g1", [_row(0, "first")])
+    results = store.append_many(
+        [
+            ("g0", [_row(0, "a"), _row(1, None)], None),
+            ("g1", [_row(0, "b")], None),  # seq 0 of g1 is taken
+            ("g2", [_row(0, "c")], "finished"),
+        ]
+    )
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], Conflict)
+    assert [r.seq for r in store.log("g0")] == [0, 1]
+    assert [r.client_id for r in store.log("g1")] == ["first"]
+    assert [r.client_id for r in store.log("g2")] == ["c"]
+    with pytest.raises(Conflict):
+        store.append("g2", [_row(1, "c")])  # a client id is used once per game
+    assert len(store.log("g2")) == 1
+
+
+def test_appends_waiting_on_a_commit_share_the_next_and_are_answered_after_it(
+    tmp_path: Path,
+) -> None:
+    store = _store(tmp_path, 20)
+    order: list[str] = []
+    store.fault = lambda point: order.append(point)
+    storage = Storage(store)
+
+    async def one(g: int) -> None:
+        await storage.append(f"g{g}", [_row(0, f"id{g}")], None)
+        order.append(f"answered g{g}")
+
+    async def main() -> None:
+        await asyncio.gather(*(one(g) for g in range(20)))
+
+    asyncio.run(main())
+    commits = [i for i, e in enumerate(order) if e == "after_commit"]
+    assert 1 <= len(commits) < 20  # grouped: fewer commits than appends
+    for g in range(20):
+        answered = order.index(f"answered g{g}")
+        # Every answer comes after a commit, and the rows it answers for are in the log.
+        assert any(c < answered for c in commits)
+        assert [r.client_id for r in store.log(f"g{g}")] == [f"id{g}"]
+
+
+def test_a_failed_commit_answers_every_waiting_append_with_the_failure(tmp_path: Path) -> None:
+    store = _store(tmp_path, 4)
+
+    def fail(point: str) -> None:
+        if point == "before_commit":
+            raise OSError("disk full")
+
+    store.fault = fail
+    storage = Storage(store)
+
+    async def main() -> list[BaseException | None]:
+        return await asyncio.gather(
+            *(storage.append(f"g{g}", [_row(0, f"id{g}")], None) for g in range(4)),
+            return_exceptions=True,
+        )
+
+    results = asyncio.run(main())
+    assert all(isinstance(r, OSError) for r in results)
+    assert all(store.log(f"g{g}") == [] for g in range(4))
