@@ -1,0 +1,1 @@
+"""The browser client: pages served by the game server, and each game's board as SVG."""

@@ -1,0 +1,105 @@
+"""Small pieces every board uses: escaping, clickable spots, seat colours and shapes.
+
+Colours are the Okabe-Ito palette (distinguishable with the common colour-vision
+deficiencies); every seat also has its own shape and a label, so no piece is told apart
+by colour alone.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from html import escape
+
+# Okabe-Ito, without black (used for ink) and yellow first avoided on white.
+SEAT_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442")
+SEAT_SHAPES = ("circle", "square", "triangle", "diamond", "pentagon", "hexagon", "star")
+INK = "#1a1a1a"
+PAPER = "#fbf7ee"
+
+
+def esc(text: object) -> str:
+    """Text safe inside SVG content and attribute values."""
+    return escape(str(text), quote=True)
+
+
+def seat_label(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def seat_colour(seat: int) -> str:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def _polygon(cx: float, cy: float, r: float, sides: int, turn: float = -90.0) -> str:
+    points = []
+    for k in range(sides):
+        a = math.radians(turn + 360.0 * k / sides)
+        points.append(f"{cx + r * math.cos(a):.1f},{cy + r * math.sin(a):.1f}")
+    return " ".join(points)
+
+
+def seat_marker(seat: int, cx: float, cy: float, r: float, label: bool = True) -> str:
+    """A piece of `seat`: its colour, its own shape and (if `label`) its P-number."""
+    colour = seat_colour(seat)
+    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+    style = f'fill="{colour}" stroke="{INK}" stroke-width="1"'
+    if shape == "circle":
+        body = f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" {style}/>'
+    elif shape == "square":
+        s = r * 1.7
+        body = f'<rect x="{cx - s / 2:.1f}" y="{cy - s / 2:.1f}" width="{s:.1f}" height="{s:.1f}" {style}/>'
+    elif shape == "star":
+        pts = []
+        for k in range(10):
+            rr = r * 1.15 if k % 2 == 0 else r * 0.5
+            a = math.radians(-90 + 36 * k)
+            pts.append(f"{cx + rr * math.cos(a):.1f},{cy + rr * math.sin(a):.1f}")
+        body = f'<polygon points="{" ".join(pts)}" {style}/>'
+    else:
+        sides = {"triangle": 3, "diamond": 4, "pentagon": 5, "hexagon": 6}[shape]
+        turn = 0.0 if shape == "diamond" else -90.0
+        body = f'<polygon points="{_polygon(cx, cy, r * 1.15, sides, turn)}" {style}/>'
+    if label:
+        size = max(6.0, r * 0.9)
+        body += (
+            f'<text x="{cx:.1f}" y="{cy + size * 0.35:.1f}" font-size="{size:.1f}" '
+            f'text-anchor="middle" fill="#fff" stroke="{INK}" stroke-width="0.3" '
+            f'font-weight="bold">{seat + 1}</text>'
+        )
+    return f'<g class="piece seat{seat}"><title>{seat_label(seat)}</title>{body}</g>'
+
+
+def spot(actions: Sequence[str], inner: str, label: str) -> str:
+    """`inner` as a thing to click (and to reach with Tab) that offers `actions`.
+
+    The page sends the action when there is one, and asks which when there are several.
+    Without actions `inner` is returned as it is: nothing to click.
+    """
+    if not actions:
+        return inner
+    data = esc(json.dumps(list(actions)))
+    return (
+        f'<g class="spot" tabindex="0" role="button" aria-label="{esc(label)}" '
+        f'data-actions="{data}"><title>{esc(label)}</title>{inner}</g>'
+    )
+
+
+def document(width: float, height: float, parts: Iterable[str], title: str) -> str:
+    """The whole inline `<svg>`: scales to its container, keeps its proportions."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.0f} '
+        f'{height:.0f}" role="img" aria-label="{esc(title)}" preserveAspectRatio="xMidYMid meet">'
+        f'<rect width="100%" height="100%" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+    )
+
+
+def text(
+    x: float, y: float, content: object, size: float = 12, anchor: str = "middle", **attrs: str
+) -> str:
+    extra = "".join(f' {k.replace("_", "-")}="{esc(v)}"' for k, v in attrs.items())
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}" text-anchor="{anchor}"'
+        f' fill="{INK}"{extra}>{esc(content)}</text>'
+    )
