@@ -91,6 +91,13 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
 
     app = FastAPI(title="Tianxia", version=tianxia.__version__, lifespan=lifespan)
 
+    try:
+        from tianxia.web.pages import add_pages
+    except ImportError:  # the pages need Jinja2 and Babel (extra `server`)
+        log.warning("the browser pages are off: Jinja2 or Babel is missing")
+    else:
+        add_pages(app)
+
     async def live_or_404(hub: Hub, game_id: str) -> LiveGame:
         if len(game_id) > 32:
             raise HTTPException(404, "no such game")
@@ -245,20 +252,31 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
         hub: HubDep,
         step: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
         seat: Annotated[int | None, Query(ge=0, le=16)] = None,
+        board: bool = False,
+        lang: Annotated[str, Query(pattern="^(en|nl|de)$")] = "en",
     ) -> dict[str, Any]:
-        """A finished game action by action: the view of `seat` (default: spectator)."""
+        """A finished game action by action: the view of `seat` (default: spectator),
+        with the board as SVG when `board` is asked for."""
         live = await live_or_404(hub, game_id)
         _finished(live)
         m = live.table.match
         step = min(step, m.seq)
         if seat is not None and seat >= live.game.players:
             raise HTTPException(422, f"no seat {seat}")
-        return {
+        view = m.history[step].envelope(seat, step)
+        out: dict[str, Any] = {
             "step": step,
             "steps": m.seq,
-            "view": m.history[step].envelope(seat, step),
+            "view": view,
             "events": m.events_for(seat)[:step],
+            "why": {str(k): text for k, (_, text) in live.table.explanations.items()},
         }
+        if board:
+            from tianxia.web.boards import render
+            from tianxia.web.i18n import gettext_for
+
+            out["board"] = render(live.game, view, [], gettext_for(lang)).svg
+        return out
 
     @app.get("/api/leaderboard/{game}")
     async def leaderboard(game: str, hub: HubDep) -> list[dict[str, Any]]:
@@ -363,6 +381,8 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
             return
         conn.bound = True
         conn.player = msg.player
+        conn.board = msg.board
+        conn.lang = msg.lang
         conn.sent_seq = min(msg.last_seq, live.table.seq)
         conn.sent_final = False
         live.player_returns(conn.seat)

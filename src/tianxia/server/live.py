@@ -55,6 +55,8 @@ class Connection:
     player: str | None = None
     sent_seq: int = 0
     sent_final: bool = False
+    board: bool = False
+    lang: str = "en"
     tokens: float = 60.0
     stamp: float = field(default_factory=time.monotonic)
 
@@ -265,6 +267,19 @@ class LiveGame:
             "seat": seat,
             "seats": self.seat_list(),
         }
+        if conn.board:
+            from tianxia.web.boards import render
+            from tianxia.web.i18n import gettext_for
+
+            drawn = render(
+                self.game, envelope, [a["action"] for a in msg["legal"]], gettext_for(conn.lang)
+            )
+            msg["board"] = drawn.svg
+            msg["placed"] = sorted(drawn.placed)
+        if state.is_terminal():
+            # A bot's reasons name the moves it weighed, which can tell what it held:
+            # they are shown once the game is over and nothing is hidden any more.
+            msg["why"] = {str(seq): text for seq, (_, text) in t.explanations.items()}
         conn.sent_seq = t.seq
         return msg
 

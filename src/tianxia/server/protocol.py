@@ -26,6 +26,9 @@ class Hello(_Message):
     spectator: bool = False
     last_seq: Annotated[int, Field(ge=0, le=10_000_000)] = 0
     player: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    # A browser asks for the board drawn as SVG in every view, in its language.
+    board: bool = False
+    lang: Literal["en", "nl", "de"] = "en"
 
 
 class Act(_Message):

@@ -59,7 +59,13 @@ def render(
     gettext: Callable[[str], str] = _same,
 ) -> Board:
     """The board of `game` as the viewer of `view` sees it, with `legal` placed on it."""
-    module = import_module(f"tianxia.web.boards.{game.NAME}")
+    try:
+        module = import_module(f"tianxia.web.boards.{game.NAME}")
+    except ModuleNotFoundError as e:
+        if e.name != f"tianxia.web.boards.{game.NAME}":
+            raise
+        # A game without a drawing of its own yet: its moves are all in the list.
+        module = import_module("tianxia.web.boards.generic")
     renderer: Renderer = module.render
     board = renderer(BoardInput(game, game.layout(), view, legal, gettext))
     unknown = board.placed - set(legal)

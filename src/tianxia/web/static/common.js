@@ -1,0 +1,64 @@
+// Shared by every page: translated strings, who this browser is, the seats it holds.
+"use strict";
+
+function t(text, vars) {
+  let out = (window.T && window.T[text]) || text;
+  for (const [k, v] of Object.entries(vars || {})) out = out.replaceAll("{" + k + "}", v);
+  return out;
+}
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+const Me = {
+  // A random identity kept by this browser: the server rates players by it.
+  player() {
+    let id = localStorage.getItem("tianxia.player");
+    if (!id) {
+      id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem("tianxia.player", id);
+    }
+    return id;
+  },
+  name() { return localStorage.getItem("tianxia.name") || ""; },
+  setName(name) { if (name) localStorage.setItem("tianxia.name", name); },
+  seats(gameId) {
+    const all = JSON.parse(localStorage.getItem("tianxia.seats") || "{}");
+    return all[gameId] || {};
+  },
+  keep(gameId, seat, secret) {
+    const all = JSON.parse(localStorage.getItem("tianxia.seats") || "{}");
+    all[gameId] = Object.assign(all[gameId] || {}, { [seat]: secret });
+    localStorage.setItem("tianxia.seats", JSON.stringify(all));
+  },
+};
+
+async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  };
+  const r = await fetch(path, init);
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) {
+    let why = data.detail;
+    if (Array.isArray(why)) why = why.map((d) => d.msg).join("; ");
+    throw new Error(why || r.statusText);
+  }
+  return data;
+}
+
+async function join(gameId, seat) {
+  const name = Me.name() || "P" + (Number(seat) + 1);
+  const r = await api(`/api/games/${gameId}/join`, { seat: Number(seat), name, player: Me.player() });
+  Me.keep(gameId, r.seat, r.secret);
+  return r;
+}

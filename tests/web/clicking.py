@@ -1,0 +1,66 @@
+"""A person at the table, as Playwright clicks it: the board's spots first, else the list."""
+
+from __future__ import annotations
+
+import random
+
+from playwright.sync_api import Page, expect
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator("#moves-box").is_visible() and (
+        page.locator(".board-wrap .spot").count() > 0 or page.locator("#moves button").count() > 0
+    )
+
+
+def click_a_move(page: Page, rng: random.Random) -> str:
+    """Click one legal move: a spot on the board when there is one, else a listed move.
+    Returns what was clicked."""
+    spots = page.locator(".board-wrap .spot")
+    listed = page.locator("#moves button.move")
+    n_spots, n_listed = spots.count(), listed.count()
+    k = rng.randrange(n_spots + n_listed)
+    if k < n_spots:
+        target = spots.nth(k)
+        label = target.get_attribute("aria-label") or "spot"
+        target.click()
+        menu = page.locator("#menu")
+        if menu.is_visible():
+            items = menu.locator("#menu-items button")
+            choice = items.nth(rng.randrange(items.count()))
+            label += " → " + choice.inner_text()
+            choice.click()
+        return label
+    target = listed.nth(k - n_spots)
+    label = target.inner_text()
+    target.click()
+    return label
+
+
+def play_to_the_end(page: Page, rng: random.Random, limit: int = 3000) -> int:
+    """Click moves until the game is over; returns how many moves were clicked."""
+    clicks = 0
+    status = page.locator("#status")
+    for _ in range(limit):
+        text = status.inner_text()
+        if page.locator("#scores-box").is_visible():
+            return clicks
+        if page.locator("#curtain").is_visible():
+            page.locator("#curtain-go").click()
+            continue
+        if my_turn(page):
+            seq_before = page.locator("#log li").count()
+            click_a_move(page, rng)
+            clicks += 1
+            # The next view replaces the moves; wait until the page has moved on.
+            page.wait_for_function(
+                "([n, s]) => document.querySelectorAll('#log li').length !== n"
+                " || document.getElementById('refusal').textContent !== ''"
+                " || document.getElementById('status').textContent !== s",
+                arg=[seq_before, text],
+                timeout=20000,
+            )
+        else:
+            page.wait_for_timeout(30)
+    expect(page.locator("#scores-box")).to_be_visible()
+    return clicks

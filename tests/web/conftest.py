@@ -1,0 +1,42 @@
+"""The browser's tests: a real server, and Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from serving import Server
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    pytest.importorskip("fastapi")
+    folder = tmp_path_factory.mktemp("site")
+    srv = Server(f"sqlite:///{folder / 'tianxia.sqlite3'}", folder)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's Chromium is missing: `make test` installs it")
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+        ],
+    }
