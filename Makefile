@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest test-long bench install clean system-deps
+.PHONY: run test lint typecheck pytest test-long bench install clean system-deps i18n
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,12 +16,23 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
+# The server on its embedded SQLite (var/tianxia.sqlite3); it prints the lobby's URL.
+# The terminal player is `$(BIN)/tianxia tui`.
 run: $(STAMP)
-	$(BIN)/tianxia tui
+	$(BIN)/tianxia serve
 
 # The server's tests run against PostgreSQL too: a throwaway cluster the tests start with
-# Debian's initdb and pg_ctl, installed here when missing (as root, as CI runs).
+# Debian's initdb and pg_ctl; the browser's tests drive Debian's Chromium (never a browser
+# download). Both are installed here when missing (as root, as CI runs).
 system-deps:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian's Chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "Chromium is missing and this is not root: the browser tests will be skipped"; \
+	  fi; \
+	fi
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing PostgreSQL for the server's tests"; \
@@ -42,6 +53,18 @@ test-long: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/tianxia bench
+
+# Extract the pages' strings and merge them into the Dutch and German catalogues.
+i18n: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _ --no-location --sort-output \
+	  --project Tianxia -o src/tianxia/web/locale/tianxia.pot src/tianxia/web
+	for lang in nl de; do \
+	  if [ -f src/tianxia/web/locale/$$lang/LC_MESSAGES/tianxia.po ]; then \
+	    $(BIN)/pybabel update --no-fuzzy-matching -D tianxia -l $$lang -i src/tianxia/web/locale/tianxia.pot -d src/tianxia/web/locale; \
+	  else \
+	    $(BIN)/pybabel init -D tianxia -l $$lang -i src/tianxia/web/locale/tianxia.pot -d src/tianxia/web/locale; \
+	  fi; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from serving import Server
 from web.clicking import play_to_the_end
@@ -29,3 +29,161 @@ def test_a_game_against_bots_is_two_clicks_from_the_lobby_and_plays_to_the_end(
     assert clicks > 0
     expect(page.locator("#status")).to_have_text("Game over")
     assert page.locator("#scores tr").count() >= 2
+
+
+def _new_game(site: Server, title: str, seats: list[str]) -> str:
+    import httpx
+
+    r = httpx.post(
+        f"{site.base}/api/games", json={"game": title, "seats": seats, "players": len(seats)}
+    )
+    r.raise_for_status()
+    gid: str = r.json()["id"]
+    return gid
+
+
+def _take_seat(page: Page, site: Server, gid: str, seat: int, name: str) -> None:
+    page.goto(f"{site.base}/games/{gid}?lang=en")
+    page.once("dialog", lambda d: d.accept(name))
+    page.locator(f"#seats li.seat{seat} button.take").click()
+    expect(page.locator(f"#seats li.seat{seat} .tag.you")).to_be_visible()
+
+
+def test_two_people_on_two_browsers_play_one_game_with_a_bot(
+    site: Server, browser: Browser
+) -> None:
+    gid = _new_game(site, "china", ["open", "open", "bot:random"])
+    anne, bert = browser.new_context(), browser.new_context()
+    pa, pb = anne.new_page(), bert.new_page()
+    _take_seat(pa, site, gid, 0, "Anne")
+    _take_seat(pb, site, gid, 1, "Bert")
+    rng = random.Random(3)
+    from web.clicking import click_a_move, my_turn
+
+    for _ in range(4000):
+        if pa.locator("#scores-box").is_visible():
+            break
+        for p in (pa, pb):
+            if my_turn(p):
+                n = p.locator("#log li").count()
+                click_a_move(p, rng)
+                p.wait_for_function(
+                    "n => document.querySelectorAll('#log li').length !== n"
+                    " || document.getElementById('refusal').textContent !== ''",
+                    arg=n,
+                )
+        pa.wait_for_timeout(20)
+    expect(pa.locator("#status")).to_have_text("Game over")
+    expect(pb.locator("#status")).to_have_text("Game over")
+    anne.close()
+    bert.close()
+
+
+def test_a_refused_move_shows_its_rule_and_reason_and_a_reload_resumes(
+    site: Server, page: Page
+) -> None:
+    page.goto(site.base + "/?lang=en")
+    page.locator("button.quick[data-game=greatwall]").click()
+    expect(page.locator("#moves-box")).to_be_visible()
+    url = page.url
+    seq = page.evaluate("[...conns.values()][0].view.seq")
+    # What a stale second tab would send: an action for a position that has passed.
+    page.evaluate(
+        "c => c.ws.send(JSON.stringify({type: 'act', action_id: 'stale', expected_seq: c.view.seq + 5,"
+        " action: c.view.legal[0].action}))",
+        page.evaluate_handle("[...conns.values()][0]"),
+    )
+    expect(page.locator("#refusal")).to_contain_text("SERVER-3")
+    expect(page.locator("#refusal")).to_contain_text("out of date")
+    page.evaluate(
+        "c => c.ws.send(JSON.stringify({type: 'act', action_id: 'bad', expected_seq: c.view.seq,"
+        " action: 'lay 99 on Z9'}))",
+        page.evaluate_handle("[...conns.values()][0]"),
+    )
+    expect(page.locator("#refusal")).to_contain_text("ENGINE-0")
+    page.reload()
+    expect(page).to_have_url(url)
+    expect(page.locator("#moves-box")).to_be_visible()
+    assert page.evaluate("[...conns.values()][0].view.seq") == seq
+
+
+def test_a_spectator_sees_no_hand_and_hotseat_hides_each_hand(
+    site: Server, browser: Browser
+) -> None:
+    gid = _new_game(site, "greatwall", ["open", "open"])
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    _take_seat(page, site, gid, 0, "Anne")
+    page.once("dialog", lambda d: d.accept("Bert"))
+    page.locator("#seats li.seat1 button.take").click()  # the same browser: hotseat
+    rng = random.Random(5)
+    from web.clicking import click_a_move
+
+    curtains = 0
+    for _ in range(30):
+        if page.locator("#curtain").is_visible():
+            curtains += 1
+            # Behind the hand-over screen no board and no moves are on the page.
+            assert page.locator(".board-wrap svg").count() == 0
+            assert page.locator("#moves button").count() == 0
+            page.locator("#curtain-go").click()
+            continue
+        if page.locator("#moves-box").is_visible():
+            n = page.locator("#log li").count()
+            click_a_move(page, rng)
+            page.wait_for_function(
+                "n => document.querySelectorAll('#log li').length !== n"
+                " || !document.getElementById('curtain').hidden",
+                arg=n,
+            )
+    assert curtains >= 2
+    spectator = browser.new_context().new_page()
+    spectator.goto(f"{site.base}/games/{gid}?lang=en")
+    expect(spectator.locator(".board-wrap svg")).to_be_visible()
+    assert spectator.locator("#moves button").count() == 0
+    seen = spectator.evaluate("[...conns.values()][0].view.view.body")
+    assert seen["hand"] is None or seen["hand"] == [] or "hand" not in seen
+    ctx.close()
+
+
+@pytest.mark.parametrize(
+    "lang,word", [("en", "New game"), ("nl", "Nieuw spel"), ("de", "Neues Spiel")]
+)
+def test_each_language_renders(site: Server, page: Page, lang: str, word: str) -> None:
+    page.goto(f"{site.base}/?lang={lang}")
+    expect(page.locator("#new-h")).to_have_text(word)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+def test_the_browsers_language_is_chosen_without_asking(site: Server, browser: Browser) -> None:
+    page = browser.new_context(locale="de-DE").new_page()
+    page.goto(site.base + "/")
+    expect(page.locator("#new-h")).to_have_text("Neues Spiel")
+
+
+def _finished_game(site: Server, title: str, players: int) -> str:
+    import time
+
+    import httpx
+
+    gid = _new_game(site, title, ["bot:random"] * players)
+    for _ in range(600):
+        if httpx.get(f"{site.base}/api/games/{gid}").json()["status"] == "finished":
+            return gid
+        time.sleep(0.1)
+    raise AssertionError("the bots did not finish the game")
+
+
+def test_a_replay_steps_to_the_end(site: Server, page: Page) -> None:
+    gid = _finished_game(site, "greatwall", 2)
+    page.goto(f"{site.base}/games/{gid}/replay?lang=en")
+    expect(page.locator("#r-where")).to_contain_text("Step 0 of")
+    expect(page.locator(".board-wrap svg")).to_be_visible()
+    page.locator("#r-next").click()
+    expect(page.locator("#r-where")).to_contain_text("Step 1 of")
+    page.keyboard.press("End")
+    where = page.locator("#r-where")
+    expect(where).to_have_text(re.compile(r"Step (\d+) of \1$"))
+    assert page.locator("#log li").count() > 10
+    page.locator("#r-seat").select_option("0")
+    expect(page.locator(".board-wrap svg")).to_be_visible()
