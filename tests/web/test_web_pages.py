@@ -1,0 +1,100 @@
+"""The pages over HTTP, the languages' catalogues, and what a browser's view carries."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+pytest.importorskip("babel")
+
+from serving import Server
+from tianxia.web.i18n import JS_STRINGS, LANGS, LOCALE, negotiate, translations
+
+
+def test_every_page_is_served(site: Server) -> None:
+    assert httpx.get(site.base + "/").status_code == 200
+    for game in ("china", "greatwall", "emperor", "mandarin", "silkroad"):
+        r = httpx.get(f"{site.base}/rules/{game}")
+        assert r.status_code == 200
+        assert "<h1>" in r.text or "<h2>" in r.text
+    assert httpx.get(site.base + "/rules/chess").status_code == 404
+    assert httpx.get(site.base + "/games/nosuchgame").status_code == 404
+    assert httpx.get(site.base + "/static/table.js").status_code == 200
+    gid = httpx.post(f"{site.base}/api/games", json={"game": "greatwall"}).json()["id"]
+    assert 'data-game="' + gid in httpx.get(f"{site.base}/games/{gid}").text
+    assert httpx.get(f"{site.base}/games/{gid}/replay").status_code == 200
+
+
+def test_the_language_comes_from_the_switch_then_the_cookie_then_the_browser() -> None:
+    assert negotiate("de", "nl", "en") == "de"
+    assert negotiate(None, "nl", "de") == "nl"
+    assert negotiate(None, None, "fr-FR,de;q=0.8,nl;q=0.9") == "nl"
+    assert negotiate(None, None, "fr, es") == "en"
+    assert negotiate("xx", None, "garbage;q=x") == "en"
+
+
+def test_the_switch_is_remembered(site: Server) -> None:
+    with httpx.Client(base_url=site.base) as client:
+        assert 'lang="nl"' in client.get("/?lang=nl").text
+        assert 'lang="nl"' in client.get("/").text  # the cookie
+
+
+def test_every_string_is_translated_into_dutch_and_german() -> None:
+    from babel.messages.pofile import read_po
+
+    with (LOCALE / "tianxia.pot").open("rb") as f:
+        wanted = {m.id for m in read_po(f) if m.id}
+    assert set(JS_STRINGS) <= wanted, "run `make i18n`: the template is out of date"
+    for lang in LANGS[1:]:
+        with (LOCALE / lang / "LC_MESSAGES" / "tianxia.po").open("rb") as f:
+            catalog = read_po(f, locale=lang)
+        done = {m.id for m in catalog if m.id and m.string and not m.fuzzy}
+        assert wanted - done == set(), f"{lang}: untranslated {sorted(wanted - done)[:10]}"
+        t = translations(lang).gettext
+        for m in catalog:
+            if m.id and isinstance(m.id, str) and "{" in m.id:
+                # A placeholder must survive translation, or the page shows a hole.
+                for name in [p.split("}")[0] for p in m.id.split("{")[1:]]:
+                    assert "{" + name + "}" in t(m.id), (lang, m.id)
+
+
+def test_a_browser_gets_its_board_and_a_bots_reasons_only_after_the_end(site: Server) -> None:
+    from websockets.sync.client import connect
+
+    gid = httpx.post(
+        f"{site.base}/api/games",
+        json={"game": "greatwall", "players": 2, "seats": ["open", "bot:easy"]},
+    ).json()["id"]
+    secret = httpx.post(f"{site.base}/api/games/{gid}/join", json={"seat": 0}).json()["secret"]
+    url = site.base.replace("http", "ws", 1) + f"/ws/games/{gid}"
+    with connect(url) as ws:
+        ws.send(json.dumps({"type": "hello", "secret": secret, "board": True, "lang": "de"}))
+        view = json.loads(ws.recv())
+        assert view["board"].startswith("<svg")
+        assert set(view["placed"]) <= {a["action"] for a in view["legal"]}
+        assert "why" not in view
+    with connect(url) as ws:
+        ws.send(json.dumps({"type": "hello", "secret": secret}))
+        assert "board" not in json.loads(ws.recv())  # only when asked for
+
+
+def test_a_finished_games_replay_carries_the_bots_reasons(site: Server) -> None:
+    import time
+
+    gid = httpx.post(
+        f"{site.base}/api/games",
+        json={"game": "greatwall", "players": 2, "seats": ["bot:random", "bot:random"]},
+    ).json()["id"]
+    for _ in range(600):
+        if httpx.get(f"{site.base}/api/games/{gid}").json()["status"] == "finished":
+            break
+        time.sleep(0.1)
+    r = httpx.get(f"{site.base}/api/games/{gid}/replay", params={"step": 3, "board": True})
+    data = r.json()
+    assert data["why"], "every bot move has its reason once the game is over"
+    assert data["board"].startswith("<svg")
+    assert (
+        httpx.get(f"{site.base}/api/games/{gid}/replay", params={"lang": "fr"}).status_code == 422
+    )
