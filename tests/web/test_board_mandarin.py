@@ -1,0 +1,258 @@
+"""The Mandarin board: seeded games at every player count, and concrete positions read
+back from the SVG."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from tianxia.core import State, load_game
+from tianxia.core.match import Match
+from tianxia.games.mandarin.data import TABLES
+from tianxia.games.mandarin.game import Mandarin
+from tianxia.games.mandarin.state import MandarinState, Phase
+from tianxia.web.boards import Board, mandarin, render
+
+from .board_checks import SVG, check_board, play_and_check
+
+# Phases in which every action open to the deciding seat has a place on the board.
+ALL_PLACED = {"sign", "start", "take", "seize", "choose"}
+LOT = -2
+
+
+def tile(name: str) -> int:
+    return TABLES.tile_names.index(name)
+
+
+def board_of(state: State, seat: int | None) -> Board:
+    legal = [str(a) for a in state.legal_actions()] if state.current_player() == seat else []
+    board = render(state.game, state.envelope(seat, 1), legal)
+    check_board(board, legal)
+    return board
+
+
+def texts(svg: str) -> list[str]:
+    return [t.text or "" for t in ET.fromstring(svg).iter(f"{SVG}text")]
+
+
+def spot_of(svg: str, action: str) -> ET.Element:
+    for g in ET.fromstring(svg).iter(f"{SVG}g"):
+        if "spot" in (g.get("class") or "").split() and action in json.loads(
+            g.get("data-actions") or "[]"
+        ):
+            return g
+    raise AssertionError(f"no spot offers {action!r}")
+
+
+def mid_game(players: int = 4, **fields: Any) -> MandarinState:
+    """Seat 0 (rabbit) holds the ox sector with three ox tiles, the pagoda among them."""
+    game = load_game("mandarin", players)
+    assert isinstance(game, Mandarin)
+    owner = [-1] * len(TABLES.tile_names)
+    holdings = {
+        "ox-red": 0,
+        "ox-pink": 0,
+        "ox-blue": 0,
+        "pig-green": 0,
+        "tiger-yellow": 1,
+        "tiger-red": 1,
+        "goat-pink": 1,
+        "rooster-blue": 2,
+        "snake-red": 3,
+    }
+    for name, seat in holdings.items():
+        if seat < players:
+            owner[tile(name)] = seat
+    values: dict[str, Any] = {
+        "sign": (3, 9, 8, 3)[:players],
+        "pos": (4, 29, 29, 17)[:players],
+        "money": (2700, 4100, 3300, 1500)[:players],
+        "owner": owner,
+        "seat": 1,
+        "turns": 37,
+    }
+    values.update(fields)
+    if isinstance(values.get("phase"), str):
+        values["phase"] = Phase[values["phase"].upper()]
+    return game.position(**values)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_games_render_for_every_seat(players: int, seed: int) -> None:
+    totals = play_and_check("mandarin", players, seed, steps=150)
+    assert totals["placed"] > 0
+    assert totals["placed"] + totals["listed"] > 0
+
+
+def test_every_action_of_the_placed_phases_is_on_the_board() -> None:
+    seen: set[str] = set()
+    for players, seed in ((2, 5), (4, 6)):
+        game = load_game("mandarin", players, money=True)
+        match = Match(game, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(500):
+            state = match.state
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                continue
+            seat = state.current_player()
+            view = state.envelope(seat, match.seq)
+            phase = view["body"]["phase"]
+            legal = [str(a) for a in state.legal_actions()]
+            board = render(game, view, legal)
+            if phase in ALL_PLACED:
+                seen.add(phase)
+                assert board.placed == set(legal), (phase, set(legal) - board.placed)
+            elif phase == "auction":
+                assert not board.placed
+            match.play(rng.choice(state.legal_actions()))
+    assert {"sign", "start", "choose"} <= seen
+
+
+def test_stones_stand_on_their_squares_and_the_turn_is_marked() -> None:
+    state = mid_game(phase="start", actor=1)
+    root = ET.fromstring(board_of(state, 1).svg)
+    pieces = [g for g in root.iter(f"{SVG}g") if "piece" in (g.get("class") or "")]
+    # Each mandarin on the ring, and one marker per seat in the collections.
+    for seat in range(4):
+        assert sum(f"seat{seat}" in (g.get("class") or "") for g in pieces) >= 2
+    words = texts(board_of(state, 1).svg)
+    assert "P2 (you) may cash in tiles, then rolls" in words
+    assert any("you" in w and "turn" in w for w in words)
+
+
+def centres(svg: str, seat: int) -> set[tuple[int, int]]:
+    """Where the pieces of `seat` stand (P1 is a circle, P2 a square)."""
+    out = set()
+    for g in ET.fromstring(svg).iter(f"{SVG}g"):
+        if (g.get("class") or "") != f"piece seat{seat}":
+            continue
+        for c in g.iter(f"{SVG}circle"):
+            out.add((round(float(c.get("cx") or 0)), round(float(c.get("cy") or 0))))
+        for r in g.iter(f"{SVG}rect"):
+            x = float(r.get("x") or 0) + float(r.get("width") or 0) / 2
+            y = float(r.get("y") or 0) + float(r.get("height") or 0) / 2
+            out.add((round(x), round(y)))
+    return out
+
+
+def test_a_stone_is_drawn_where_the_observation_puts_it() -> None:
+    state = mid_game(players=2, pos=(4, 19), phase="start", actor=1)
+    svg = board_of(state, None).svg
+    for seat, square in enumerate((4, 19)):
+        # Square 1 (the rat's character) is at the top, ten degrees a square clockwise.
+        a = math.radians(-90 + (square - 1) * 10)
+        x = mandarin.CX + mandarin.R_SQUARE * math.cos(a)
+        y = mandarin.CY + mandarin.R_SQUARE * math.sin(a)
+        assert any(abs(cx - x) <= 1 and abs(cy - y) <= 1 for cx, cy in centres(svg, seat))
+
+
+def test_others_money_is_hidden_and_ones_own_is_shown() -> None:
+    state = mid_game(phase="start", actor=1)
+    mine = texts(board_of(state, 1).svg)
+    theirs = texts(board_of(state, 0).svg)
+    watching = texts(board_of(state, None).svg)
+    assert "4100 yuan" in mine
+    assert not any("4100" in t for t in theirs)
+    assert not any("4100" in t for t in watching)
+    assert "2700 yuan" in theirs and "2700 yuan" not in mine
+
+
+def test_every_purse_is_shown_once_the_game_is_over() -> None:
+    state = mid_game(phase="over", actor=-1, winners=(1,), end="cap")
+    words = texts(board_of(state, 0).svg)
+    for amount in (2700, 4100, 3300, 1500):
+        assert f"{amount} yuan" in words
+    assert "won by P2" in words
+
+
+def test_face_down_tiles_of_the_lot_are_backs() -> None:
+    owner = list(mid_game().owner)
+    owner[tile("goat-yellow")] = LOT
+    state = mid_game(
+        phase="auction",
+        actor=0,
+        owner=owner,
+        lot=(tile("goat-yellow"),),
+        holes=2,
+        seller=-1,
+        high=600,
+        bidder=2,
+        out=0b1000,
+        last_roll=5,
+        rolls=1,
+    )
+    board = board_of(state, 0)
+    words = texts(board.svg)
+    assert words.count("?") == 2
+    assert "yellow" in words
+    assert "high bid 600 yuan by P3" in words
+    assert "Auction for the bank" in words
+    # Bids and pass go to the list.
+    assert not board.placed
+
+
+def test_signs_are_chosen_on_the_ring() -> None:
+    game = load_game("mandarin", 3)
+    state = game.new_initial_state()
+    board = board_of(state, 0)
+    assert board.placed == {str(a) for a in state.legal_actions()}
+    spot = spot_of(board.svg, "sign goat")
+    assert "goat" in (spot.get("aria-label") or "")
+    assert json.loads(spot.get("data-actions") or "[]") == ["sign goat"]
+
+
+def test_cashing_in_is_on_ones_own_tiles_and_rolling_on_the_die() -> None:
+    state = mid_game(phase="start", actor=0, seat=0)
+    board = board_of(state, 0)
+    assert board.placed == {str(a) for a in state.legal_actions()}
+    cash = spot_of(board.svg, "cash ox-pink")
+    assert "pagoda" in (cash.get("aria-label") or "")
+    roll = spot_of(board.svg, "roll")
+    assert json.loads(roll.get("data-actions") or "[]") == ["roll"]
+    # Nobody else sees anything to click.
+    assert not board_of(state, 1).placed
+
+
+def test_taking_after_passing_is_on_the_passed_players_tiles() -> None:
+    state = mid_game(phase="take", actor=1, passed=(0,), last_roll=4, rolls=1)
+    board = board_of(state, 1)
+    assert board.placed == {"take ox-red", "take ox-pink", "take ox-blue", "take pig-green"}
+    assert "P1" in (spot_of(board.svg, "take pig-green").get("aria-label") or "")
+    assert "passed" in " ".join(texts(board.svg))
+
+
+def test_a_creditor_takes_from_the_bankrupts_tiles() -> None:
+    state = mid_game(phase="seize", actor=1, seat=0, debtor=0, last_roll=3, rolls=1)
+    board = board_of(state, 1)
+    assert board.placed == {str(a) for a in state.legal_actions()}
+    assert "take ox-blue" in board.placed
+    assert "bankrupt" in " ".join(texts(board.svg))
+    # The debtor watches: nothing of his to click.
+    assert not board_of(state, 0).placed
+
+
+def test_keep_and_draw_are_on_the_lot_and_the_dispenser() -> None:
+    owner = list(mid_game().owner)
+    owner[tile("goat-yellow")] = LOT
+    state = mid_game(
+        phase="choose", actor=0, seat=0, owner=owner, lot=(tile("goat-yellow"),), rolls=1
+    )
+    board = board_of(state, 0)
+    assert board.placed == {"keep", "draw"}
+    assert json.loads(spot_of(board.svg, "keep").get("data-actions") or "[]") == ["keep"]
+    assert json.loads(spot_of(board.svg, "draw").get("data-actions") or "[]") == ["draw"]
+
+
+def test_the_same_input_gives_the_same_svg() -> None:
+    state = mid_game(phase="start", actor=1)
+    assert board_of(state, 1).svg == board_of(state, 1).svg
