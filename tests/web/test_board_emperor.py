@@ -1,0 +1,233 @@
+"""The Emperor of China board: every seat's view of seeded games, pieces where the
+observation puts them, hidden yang cards kept hidden, actions on their provinces."""
+
+from __future__ import annotations
+
+import json
+import random
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+
+import pytest
+
+from tianxia.core import load_game
+from tianxia.core.match import Match
+from tianxia.web.boards import Board, render
+from tianxia.web.boards.emperor import parse
+
+from .board_checks import SVG, check_board, play_and_check
+
+# Phases whose every action names one province: all of them must be on the board.
+ALL_PLACED = {"start", "growth", "assign yang", "assign yin"}
+NO_MERGERS = ("merge", "accept", "offer")
+
+
+def _fighting(match: Match, rng: random.Random) -> None:
+    """One step of a game that refuses mergers and likes to attack, so it lasts."""
+    state = match.state
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        return
+    legal = [a for a in state.legal_actions() if str(a).split()[0] not in NO_MERGERS]
+    legal = legal or list(state.legal_actions())
+    keen = [a for a in legal if str(a).split()[0] in ("attack", "roll", "colonise", "grow")]
+    match.play(rng.choice(keen if keen and rng.random() < 0.7 else legal))
+
+
+def _play_until(players: int, seed: int, stop: Callable[[Match], bool], steps: int = 3000) -> Match:
+    game = load_game("emperor", players)
+    match = Match(game, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if match.state.is_terminal() or stop(match):
+            return match
+        _fighting(match, rng)
+    raise AssertionError("the position looked for never came")
+
+
+def _board(match: Match, seat: int | None) -> Board:
+    state = match.state
+    legal = [str(a) for a in state.legal_actions()] if seat == state.current_player() else []
+    board = render(match.game, state.envelope(seat, match.seq), legal)
+    check_board(board, legal)
+    return board
+
+
+def _province(root: ET.Element, pid: str) -> ET.Element:
+    for g in root.iter(f"{SVG}g"):
+        if g.get("id") == f"province-{pid}":
+            return g
+    raise AssertionError(f"no province {pid}")
+
+
+def _texts(node: ET.Element) -> list[str]:
+    return ["".join(t.itertext()) for t in node.iter(f"{SVG}text")]
+
+
+def _spot_of(root: ET.Element, action: str) -> ET.Element:
+    for g in root.iter(f"{SVG}g"):
+        if "spot" in (g.get("class") or "").split() and action in json.loads(
+            g.get("data-actions") or "[]"
+        ):
+            return g
+    raise AssertionError(f"{action} is on no spot")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_games_render_for_every_seat(players: int, seed: int) -> None:
+    totals = play_and_check("emperor", players, seed, steps=80)
+    assert totals["placed"] > 0
+    # Only answers, dice questions and "done" are left to the list.
+    assert totals["placed"] >= totals["listed"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_every_action_of_a_province_phase_is_on_the_board(players: int) -> None:
+    game = load_game("emperor", players)
+    match = Match(game, seed=players)
+    rng = random.Random(players)
+    seen: set[str] = set()
+    for _ in range(400):
+        state = match.state
+        if state.is_terminal():
+            break
+        if not state.is_chance_node():
+            seat = state.current_player()
+            board = _board(match, seat)
+            phase = str(state.observation(seat)["phase"])
+            legal = {str(a) for a in state.legal_actions()}
+            if phase in ALL_PLACED:
+                assert board.placed == legal, phase
+                seen.add(phase)
+            # Every action naming a province, in any phase, is placed.
+            assert {a for a in legal if parse(a).target is not None} <= board.placed
+        _fighting(match, rng)
+    assert seen == ALL_PLACED
+
+
+def test_pieces_stand_where_the_observation_puts_them() -> None:
+    match = _play_until(3, 7, lambda m: m.state.observation(None)["turn"] >= 9)
+    body = match.state.observation(None)
+    root = ET.fromstring(_board(match, None).svg)
+    owned = [p for p in body["provinces"] if p["owner"] is not None]
+    assert len(owned) >= 3
+    for p in body["provinces"]:
+        g = _province(root, p["id"])
+        pieces = [e.get("class") for e in g.iter(f"{SVG}g") if "piece" in (e.get("class") or "")]
+        if p["owner"] is not None:
+            assert pieces == [f"piece seat{p['owner']}"], p
+            assert f"×{p['units']}" in _texts(g)
+        elif p["influence"] is not None:
+            assert pieces == [f"piece seat{p['influence']}"], p
+            assert "infl." in _texts(g)
+        else:
+            assert pieces == [] and "empty" in _texts(g)
+        for kind, n in p["markers"].items():
+            markers = [e for e in g.iter(f"{SVG}g") if e.get("class") == f"marker {kind}"]
+            assert len(markers) == (1 if n else 0)
+
+
+def _kept_card(match: Match) -> bool:
+    """Some seat keeps an attack or defence card another seat does not hold."""
+    state = match.state
+    n = match.game.players
+    for seat in range(n):
+        for kind in state.observation(seat)["my_cards"] or {}:
+            if kind in ("water", "mountains", "great_wall", "hunger", "flood") and any(
+                kind not in (state.observation(o)["my_cards"] or {}) for o in range(n) if o != seat
+            ):
+                return True
+    return False
+
+
+def test_a_kept_yang_card_is_seen_by_its_owner_only() -> None:
+    match = _play_until(3, 3, _kept_card)
+    state = match.state
+    n = match.game.players
+    holder, kind = next(
+        (s, k)
+        for s in range(n)
+        for k in state.observation(s)["my_cards"] or {}
+        if k in ("water", "mountains", "great_wall", "hunger", "flood")
+        and any(k not in (state.observation(o)["my_cards"] or {}) for o in range(n) if o != s)
+    )
+    mine = ET.fromstring(_board(match, holder).svg)
+    hand = next(g for g in mine.iter(f"{SVG}g") if g.get("class") == "hand")
+    assert kind in _texts(hand)
+    for other in [None, *range(n)]:
+        if other == holder or (other is not None and kind in state.observation(other)["my_cards"]):
+            continue
+        svg = _board(match, other).svg
+        assert kind not in _texts(ET.fromstring(svg)), (other, kind)
+        if other is None:
+            assert 'class="hand"' not in svg
+        # The holder's cards still show, as a count on card backs.
+        count = state.observation(other)["players"][holder]["yang_cards"]
+        row = next(
+            g
+            for g in ET.fromstring(svg).iter(f"{SVG}g")
+            if g.get("class") == f"seat-row seat{holder}"
+        )
+        shown = sum(state.observation(other)["players"][holder]["shown_cards"].values())
+        assert f"×{count - shown}" in _texts(row)
+
+
+def test_the_start_province_spot_carries_its_action() -> None:
+    game = load_game("emperor", 2)
+    match = Match(game, seed=5)
+    board = _board(match, 0)
+    assert "start hopeh" in board.placed
+    spot = _spot_of(ET.fromstring(board.svg), "start hopeh")
+    assert json.loads(spot.get("data-actions") or "[]") == ["start hopeh"]
+    assert spot.get("aria-label", "").startswith("Hopeh")
+    _province(spot, "hopeh")
+    # Nobody else is offered anything.
+    assert not _board(match, 1).placed and not _board(match, None).placed
+
+
+def test_attacks_and_moves_are_grouped_on_the_province_they_lead_into() -> None:
+    def attacking(m: Match) -> bool:
+        legal = [str(a) for a in m.state.legal_actions()] if not m.state.is_chance_node() else []
+        return any(a.startswith("attack") for a in legal)
+
+    match = _play_until(3, 11, attacking)
+    board = _board(match, match.state.current_player())
+    root = ET.fromstring(board.svg)
+    attacks = [str(a) for a in match.state.legal_actions() if str(a).startswith("attack")]
+    for action in attacks:
+        target = action.split(">")[1]
+        spot = _spot_of(root, action)
+        _province(spot, target)
+        offered = json.loads(spot.get("data-actions") or "[]")
+        assert all(parse(a).target == target for a in offered)
+    assert "done" not in board.placed
+
+    match = _play_until(3, 11, lambda m: str(m.state.observation(None)["phase"]) == "movement")
+    legal = [str(a) for a in match.state.legal_actions()]
+    board = _board(match, match.state.current_player())
+    moves = [a for a in legal if a.startswith("move")]
+    assert moves and set(moves) <= board.placed
+    for action in moves:
+        _province(_spot_of(ET.fromstring(board.svg), action), action.split(">")[1])
+
+
+def test_a_merger_offer_sits_on_the_row_of_the_seat_it_is_made_to() -> None:
+    def offering(m: Match) -> bool:
+        legal = [str(a) for a in m.state.legal_actions()] if not m.state.is_chance_node() else []
+        return any(a.startswith("merge ") for a in legal)
+
+    match = _play_until(3, 4, offering)
+    board = _board(match, match.state.current_player())
+    offer = next(str(a) for a in match.state.legal_actions() if str(a).startswith("merge "))
+    seat = int(offer.split()[1])
+    root = ET.fromstring(board.svg)
+    row = next(g for g in root.iter(f"{SVG}g") if g.get("class") == f"seat-row seat{seat}")
+    assert _spot_of(row, offer) is _spot_of(root, offer)
+    assert f"P{seat + 1}" in _texts(row)
+
+
+def test_the_same_view_draws_the_same_svg() -> None:
+    match = _play_until(4, 9, lambda m: m.state.observation(None)["turn"] >= 6)
+    assert _board(match, 1).svg == _board(match, 1).svg
