@@ -1,0 +1,265 @@
+"""The China board: every seat's view of seeded games, pieces where the observation puts
+them, hidden hands kept hidden, and each placing action on its field, dragon or card."""
+
+from __future__ import annotations
+
+import json
+import random
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tianxia.core import Game, State, load_game
+from tianxia.core.match import Match
+from tianxia.web.boards import Board, render
+
+from .board_checks import SVG, check_board, play_and_check
+
+COLOURS = ("violet", "yellow", "orange", "red", "green")
+UNPLACED = {"done", "pass"}  # no place on the board: the page lists them
+
+
+def _step(match: Match, rng: random.Random) -> None:
+    state = match.state
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    else:
+        match.play(rng.choice(state.legal_actions()))
+
+
+def _play_until(
+    players: int, seed: int, found: Callable[[State], bool], **options: object
+) -> tuple[Game, Match]:
+    """A seeded random game of China, played on until `found` holds for its state."""
+    game = load_game("china", players, **options)
+    match = Match(game, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(2000):
+        if found(match.state):
+            return game, match
+        if match.state.is_terminal():
+            break
+        _step(match, rng)
+    raise AssertionError("no such position in this game")
+
+
+def _built(state: State) -> int:
+    return sum(owner >= 0 for owner in state.observation(None)["fields"])
+
+
+def _envoys(state: State) -> int:
+    return sum(sum(p["emissaries"]) for p in state.observation(None)["provinces"])
+
+
+def _board(game: Game, match: Match, seat: int | None) -> tuple[Board, dict[str, Any]]:
+    state = match.state
+    view = state.envelope(seat, match.seq)
+    legal = [str(a) for a in state.legal_actions()] if seat == state.current_player() else []
+    board = render(game, view, legal)
+    check_board(board, legal)
+    return board, view["body"]
+
+
+def _groups(svg: str, cls: str) -> list[ET.Element]:
+    root = ET.fromstring(svg)
+    return [g for g in root.iter(f"{SVG}g") if cls in (g.get("class") or "").split()]
+
+
+def _texts(element: ET.Element) -> list[str]:
+    return [t.text or "" for t in element.iter(f"{SVG}text")]
+
+
+def _pieces(element: ET.Element) -> list[int]:
+    """The seats of the pieces drawn inside `element`."""
+    out = []
+    for g in element.iter(f"{SVG}g"):
+        classes = (g.get("class") or "").split()
+        if "piece" in classes:
+            out += [int(c[4:]) for c in classes if c.startswith("seat")]
+    return out
+
+
+def _spot_of(svg: str, inner_cls: str, attr: str = "", value: str = "") -> list[str]:
+    """The actions of the spot around the `inner_cls` group whose `attr` is `value`."""
+    for spot in _groups(svg, "spot"):
+        for g in spot.iter(f"{SVG}g"):
+            if inner_cls in (g.get("class") or "").split() and (g.get(attr) or "") == value:
+                actions: list[str] = json.loads(spot.get("data-actions") or "[]")
+                return actions
+    return []
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [
+        (3, 1, {}),
+        (3, 2, {"fortifications": True}),
+        (4, 1, {}),
+        (4, 2, {"board": "3-4", "fortifications": True}),
+        (5, 1, {}),
+        (5, 2, {"fortifications": True}),
+    ],
+)
+def test_seeded_games_render_for_every_seat(
+    players: int, seed: int, options: dict[str, object]
+) -> None:
+    # The first 100 steps: the deal and some 20 turns; whole games are played below.
+    totals = play_and_check("china", players, seed, steps=100, **options)
+    assert totals["placed"] > 0
+    # Only `done` and `pass` are listed, and `done` is one choice among many placements.
+    assert totals["placed"] > 5 * totals["listed"], totals
+
+
+def test_every_action_but_done_and_pass_has_a_place() -> None:
+    for players, seed in ((3, 5), (5, 6)):
+        game = load_game("china", players, fortifications=True)
+        match = Match(game, seed=seed)
+        rng = random.Random(seed)
+        phases = set()
+        while not match.state.is_terminal():
+            seat = match.state.current_player()
+            if not match.state.is_chance_node():
+                board, body = _board(game, match, seat)
+                legal = {str(a) for a in match.state.legal_actions()}
+                assert board.placed == legal - UNPLACED, body["phase"]
+                phases.add(body["phase"])
+            _step(match, rng)
+        assert {"turn", "place", "refill"} <= phases
+        for seat in [None, *range(players)]:
+            board, body = _board(game, match, seat)
+            assert body["phase"] == "over" and body["final"]
+            (status,) = [t for t in _texts(ET.fromstring(board.svg)) if "Game over" in t]
+            assert all(f"P{w + 1}" in status for w in body["winners"])
+
+
+def test_houses_and_forts_are_drawn_on_their_fields() -> None:
+    game, match = _play_until(
+        4,
+        7,
+        lambda s: bool(s.observation(None)["forts"]) and _built(s) >= 12,
+        fortifications=True,
+    )
+    board, body = _board(game, match, 2)
+    fields = {g.get("data-field"): g for g in _groups(board.svg, "field")}
+    layout = game.layout()
+    assert len(fields) == len(layout["fields"])
+    for f, owner in enumerate(body["fields"]):
+        name = layout["fields"][f]["name"]
+        assert _pieces(fields[name]) == ([owner] if owner >= 0 else []), name
+        forts = [r for r in fields[name].iter(f"{SVG}rect") if r.get("class") == "fort"]
+        assert len(forts) == (1 if name in body["forts"] else 0), name
+
+
+def test_emissaries_are_drawn_at_their_dragon() -> None:
+    game, match = _play_until(5, 8, lambda s: _envoys(s) >= 6)
+    board, body = _board(game, match, None)
+    dragons = {g.get("data-province"): g for g in _groups(board.svg, "dragon")}
+    for prov in body["provinces"]:
+        drawn = _pieces(dragons[prov["name"]])
+        assert sorted(drawn) == [s for s, n in enumerate(prov["emissaries"]) for _ in range(n)]
+        assert prov["name"] in _texts(dragons[prov["name"]])
+
+
+def _hidden(state: State) -> bool:
+    """Seat 1 holds a colour the table has not seen it take and seat 0 does not hold."""
+    if state.is_chance_node() or state.is_terminal():
+        return False
+    o1, o0 = state.observation(1), state.observation(0)
+    return any(o1["hand"][c] and not o1["known"][1][c] and not o0["hand"][c] for c in COLOURS)
+
+
+def test_another_seats_hand_stays_hidden() -> None:
+    game, match = _play_until(4, 9, _hidden)
+    owner, body1 = _board(game, match, 1)
+    viewer, body0 = _board(game, match, 0)
+    colour = next(
+        c for c in COLOURS if body1["hand"][c] and not body1["known"][1][c] and not body0["hand"][c]
+    )
+    # The owner sees the card face up in its hand, named by its colour.
+    (hand,) = _groups(owner.svg, "hand")
+    assert hand.get("data-seat") == "1"
+    cards = [g for g in hand.iter(f"{SVG}g") if g.get("data-colour") == colour]
+    assert cards and colour in _texts(cards[0])
+    # Seat 0 sees only its own hand, and seat 1's row shows no card of that colour.
+    assert [g.get("data-seat") for g in _groups(viewer.svg, "hand")] == ["0"]
+    (row,) = [g for g in _groups(viewer.svg, "seat-row") if g.get("data-seat") == "1"]
+    assert not [g for g in row.iter(f"{SVG}g") if g.get("data-colour") == colour]
+    assert colour[0].upper() not in _texts(row)
+    assert str(body0["hand_sizes"][1]) in _texts(row)
+    (own,) = _groups(viewer.svg, "hand")
+    assert colour not in _texts(own)
+
+
+def test_a_spectator_sees_no_hand() -> None:
+    game, match = _play_until(3, 4, lambda s: s.observation(None)["phase"] == "turn")
+    board, _body = _board(game, match, None)
+    assert _groups(board.svg, "hand") == []
+    assert board.placed == set()
+
+
+def test_placing_actions_sit_on_their_field_and_dragon() -> None:
+    game, match = _play_until(
+        4,
+        10,
+        lambda s: (
+            not s.is_chance_node()
+            and any(str(a).startswith("emissary") for a in s.legal_actions())
+            and any(" joker " in str(a) for a in s.legal_actions())
+        ),
+    )
+    seat = match.state.current_player()
+    board, _body = _board(game, match, seat)
+    legal = [str(a) for a in match.state.legal_actions()]
+    house = next(a for a in legal if a.startswith("house ") and " joker " not in a)
+    field = house.split()[1]
+    on_field = _spot_of(board.svg, "field", "data-field", field)
+    assert house in on_field
+    assert on_field == [a for a in legal if a.split()[:2] == ["house", field]]
+    emissary = next(a for a in legal if a.startswith("emissary "))
+    province = emissary.split()[1]
+    assert emissary in _spot_of(board.svg, "dragon", "data-province", province)
+    joker = next(a for a in legal if " joker " in a)
+    assert joker in board.placed
+    for a in legal:
+        if a.startswith("exchange "):
+            assert _spot_of(board.svg, "card", "data-colour", a.split()[1]) == [a]
+
+
+def test_refill_takes_sit_on_the_display_and_the_deck() -> None:
+    game, match = _play_until(
+        3,
+        11,
+        lambda s: (
+            s.observation(None)["phase"] == "refill"
+            and any(str(a) == "draw" for a in s.legal_actions())
+        ),
+    )
+    seat = match.state.current_player()
+    board, body = _board(game, match, seat)
+    legal = [str(a) for a in match.state.legal_actions()]
+    assert board.placed == set(legal)
+    assert _spot_of(board.svg, "deck") == ["draw"]
+    for colour in COLOURS:
+        if body["display"][colour]:
+            assert _spot_of(board.svg, "card", "data-colour", colour) == [f"take {colour}"]
+    (deck,) = _groups(board.svg, "deck")
+    assert str(body["deck"]) in _texts(deck)
+
+
+def test_turn_emperor_and_own_seat_are_marked() -> None:
+    game, match = _play_until(4, 12, lambda s: s.observation(None)["turn"]["seat"] == 2)
+    board, _body = _board(game, match, 3)
+    rows = {g.get("data-seat"): g for g in _groups(board.svg, "seat-row")}
+    assert "▶" in _texts(rows["2"]) and "▶" not in _texts(rows["3"])
+    assert any("(you)" in t for t in _texts(rows["3"]))
+    assert _groups(board.svg, "emperor") and "Emperor" in _texts(rows["0"])
+
+
+def test_same_input_same_svg() -> None:
+    game, match = _play_until(5, 13, lambda s: _built(s) >= 8)
+    first, _ = _board(game, match, 1)
+    again, _ = _board(game, match, 1)
+    assert first.svg == again.svg
