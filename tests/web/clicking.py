@@ -23,7 +23,10 @@ def click_a_move(page: Page, rng: random.Random) -> str:
     if k < n_spots:
         target = spots.nth(k)
         label = target.get_attribute("aria-label") or "spot"
-        target.click()
+        # A person clicks the piece itself, not the middle of everything the spot holds
+        # (a die and the words beside it have empty paper between them).
+        shape = target.locator("rect, circle, polygon, path, ellipse, text").first
+        (shape if shape.count() else target).click()
         menu = page.locator("#menu")
         if menu.is_visible():
             items = menu.locator("#menu-items button")
@@ -33,6 +36,14 @@ def click_a_move(page: Page, rng: random.Random) -> str:
         return label
     target = listed.nth(k - n_spots)
     label = target.inner_text()
+    group = target.locator("xpath=..")
+    if "move-group" in (group.get_attribute("class") or ""):
+        # A long run of moves is one list: pick one of them, then press its button.
+        pick = group.locator("select")
+        options = pick.locator("option")
+        choice = options.nth(rng.randrange(options.count())).get_attribute("value") or ""
+        pick.select_option(choice)
+        label = choice
     target.click()
     return label
 

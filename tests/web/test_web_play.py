@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from serving import Server
 from web.clicking import play_to_the_end
 
-TITLES = ["greatwall"]
+TITLES = ["china", "greatwall", "emperor", "mandarin", "silkroad"]
 
 
 @pytest.mark.parametrize("title", TITLES)

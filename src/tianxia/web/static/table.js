@@ -143,7 +143,7 @@ function draw(c) {
   const placed = new Set(v.placed || []);
   const rest = v.legal.filter((l) => !placed.has(l.action));
   $("moves-h").textContent = placed.size ? t("Other moves") : t("Moves");
-  $("moves").replaceChildren(...rest.map((l) => el("button", { class: "move", title: l.explain, "aria-description": l.explain, text: l.action, onclick: () => act(c, l.action) })));
+  $("moves").replaceChildren(...moveControls(c, rest));
   $("moves-box").hidden = !v.legal.length;
   $("undo").hidden = !v.undo;
   $("undo").textContent = t("Undo");
@@ -168,6 +168,29 @@ function draw(c) {
   $("chat-h").textContent = t("Chat");
   $("chat-send").textContent = t("Send");
   $("chat-box").hidden = c.key === "spectator";
+}
+
+// Moves as buttons; a long run of moves with the same first word (bids from 100 to
+// 20,000, say) becomes one list to pick from, so the page stays usable.
+function moveControls(c, moves) {
+  const groups = new Map();
+  for (const l of moves) {
+    const head = l.action.split(" ")[0];
+    if (!groups.has(head)) groups.set(head, []);
+    groups.get(head).push(l);
+  }
+  const out = [];
+  for (const [head, list] of groups) {
+    if (list.length <= 8) {
+      for (const l of list) out.push(el("button", { class: "move", title: l.explain, "aria-description": l.explain, text: l.action, onclick: () => act(c, l.action) }));
+      continue;
+    }
+    const sel = el("select", { class: "move-pick", "aria-label": head });
+    for (const l of list) sel.append(el("option", { value: l.action, title: l.explain, text: l.action }));
+    const go = el("button", { class: "move", text: head, onclick: () => act(c, sel.value) });
+    out.push(el("span", { class: "move-group" }, sel, go));
+  }
+  return out;
 }
 
 function drawSeats(v, c) {
