@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest test-long bench install clean system-deps i18n
+.PHONY: run test lint typecheck pytest test-long bench install clean system-deps i18n screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,10 +25,10 @@ run: $(STAMP)
 # Debian's initdb and pg_ctl; the browser's tests drive Debian's Chromium (never a browser
 # download). Both are installed here when missing (as root, as CI runs).
 system-deps:
-	@if [ ! -x /usr/bin/chromium ]; then \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/truetype/wqy ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing Debian's Chromium for the browser tests"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    echo "installing Debian's Chromium (and a font with the boards' Chinese characters) for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null; \
 	  else \
 	    echo "Chromium is missing and this is not root: the browser tests will be skipped"; \
 	  fi; \
@@ -65,6 +65,10 @@ i18n: $(STAMP)
 	    $(BIN)/pybabel init -D tianxia -l $$lang -i src/tianxia/web/locale/tianxia.pot -d src/tianxia/web/locale; \
 	  fi; \
 	done
+
+# The browser's pictures in docs/screenshots/, taken by its tests.
+screenshots: $(STAMP) system-deps
+	TIANXIA_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/web/test_web_screenshots.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

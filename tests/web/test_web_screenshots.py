@@ -1,0 +1,54 @@
+"""Pictures of every board in a browser, at a desk's size and a phone's.
+
+They are taken on every run (so a page that stops drawing fails here); with
+TIANXIA_SCREENSHOTS=1 (`make screenshots`) they are also written to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Browser, expect
+
+from serving import Server
+from web.clicking import click_a_move
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SIZES = {"desk": (1280, 860), "phone": (390, 844)}
+
+
+def _keep(png: bytes, name: str, tmp: Path) -> None:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+    (tmp / name).write_bytes(png)
+    if os.environ.get("TIANXIA_SCREENSHOTS") == "1":
+        (DOCS / name).write_bytes(png)
+
+
+@pytest.mark.parametrize("title", ["china", "greatwall", "emperor", "mandarin", "silkroad"])
+def test_each_board_in_a_browser(
+    site: Server, browser: Browser, title: str, tmp_path: Path
+) -> None:
+    for size, (width, height) in SIZES.items():
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        page.goto(site.base + "/?lang=en")
+        if title == "china" and size == "desk":
+            _keep(page.screenshot(full_page=False), "web-lobby.png", tmp_path)
+        page.locator(f"button.quick[data-game={title}]").click()
+        expect(page.locator(".board-wrap svg")).to_be_visible()
+        rng = random.Random(11)
+        for _ in range(14):  # into the middle of a game, where there is something to see
+            if page.locator("#moves-box").is_visible():
+                n = page.locator("#log li").count()
+                click_a_move(page, rng)
+                page.wait_for_function(
+                    "n => document.querySelectorAll('#log li').length !== n", arg=n
+                )
+        page.wait_for_timeout(300)
+        _keep(page.screenshot(full_page=size == "phone"), f"web-{title}-{size}.png", tmp_path)
+        page.context.close()
