@@ -1,0 +1,237 @@
+"""The Silk Road board: every seat's view over seeded games, and the things the SVG must
+show where the observation puts them."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from tianxia.core import State, load_game
+from tianxia.core.match import Match
+from tianxia.web.boards import Board, render
+
+from .board_checks import SVG, play_and_check
+
+TRANSLATE = re.compile(r"translate\(([-\d.]+),([-\d.]+)\)")
+
+
+def positions(players: int, seed: int, steps: int = 2000) -> Iterator[tuple[Match, State]]:
+    """The states of a seeded random game, from the first to the last (or `steps`)."""
+    game = load_game("silkroad", players)
+    match = Match(game, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        state = match.state
+        yield match, state
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            match.play(rng.choice(state.legal_actions()))
+
+
+def first(players: int, seed: int, wanted: Callable[[State], bool]) -> tuple[Match, State]:
+    for match, state in positions(players, seed):
+        if wanted(state):
+            return match, state
+    raise AssertionError("no such position in the game")
+
+
+def view(match: Match, state: State, seat: int | None) -> tuple[Board, list[str]]:
+    legal = [str(a) for a in state.legal_actions()] if seat == state.current_player() else []
+    return render(match.state.game, state.envelope(seat, match.seq), legal), legal
+
+
+def phase(state: State) -> str:
+    return str(state.observation(None)["phase"])
+
+
+def spot_things(svg: str) -> dict[str, ET.Element]:
+    """Each placed action and the first marked thing (a group with a class) in its spot."""
+    out: dict[str, ET.Element] = {}
+    for g in ET.fromstring(svg).iter(f"{SVG}g"):
+        if "spot" not in (g.get("class") or "").split():
+            continue
+        thing = next(e for e in g.iter(f"{SVG}g") if e is not g and e.get("class"))
+        for action in json.loads(g.get("data-actions") or "[]"):
+            out[action] = thing
+    return out
+
+
+def texts(svg: str) -> list[str]:
+    return [t.text or "" for t in ET.fromstring(svg).iter(f"{SVG}text")]
+
+
+@pytest.mark.parametrize("players", range(2, 8))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_games_render_for_every_seat(players: int, seed: int) -> None:
+    totals = play_and_check("silkroad", players, seed, steps=100 // players + 25)
+    assert totals["placed"] > 0
+    assert totals["placed"] >= 9 * totals["listed"]
+
+
+def test_a_whole_two_player_game_renders_to_its_end() -> None:
+    totals = play_and_check("silkroad", 2, 5, steps=2000)
+    assert totals["placed"] > 0
+    assert totals["placed"] >= 9 * totals["listed"]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 4), (5, 6)])
+def test_every_action_but_wait_has_its_place(players: int, seed: int) -> None:
+    """Start fields, hand cards, cards before you, the bazaar card, the card's alternatives
+    and the merchants: only `wait` is left to the page's list."""
+    seen: set[str] = set()
+    for match, state in positions(players, seed):
+        seat = state.current_player()
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        board, legal = view(match, state, seat)
+        assert set(legal) - board.placed <= {"wait"}, phase(state)
+        things = spot_things(board.svg)
+        for action in board.placed:
+            verb, *words = action.split()
+            seen.add(verb)
+            thing = things[action]
+            cls = thing.get("class") or ""
+            if verb == "start":
+                # A, B, C lie one behind another before field 1: fields -2, -1, 0.
+                assert cls == "start"
+                assert thing.get("data-field") == str("ABC".index(words[0]) - 2)
+            elif verb in ("play", "lay"):
+                assert cls == "card hand" and thing.get("data-card") == str(int(words[0][1:]) - 1)
+            elif verb in ("give", "drop"):
+                assert cls == "card display"
+                assert thing.get("data-card") == str(int(words[0][1:]) - 1)
+            elif verb == "bazaar":
+                assert cls == "bazaar-card" and thing.get("data-seat") == str(seat)
+            elif verb == "carry":
+                assert cls == "alternative" and thing.get("data-numeral") == words[0]
+            elif verb in ("pick", "miles"):
+                assert cls == "merchant" and thing.get("data-colour") == words[0]
+            else:
+                raise AssertionError(f"placed {action}")
+    assert {"start", "play", "carry", "pick"} <= seen
+
+
+def test_merchants_stand_on_the_fields_the_observation_gives() -> None:
+    match, state = first(3, 7, lambda s: s.observation(None)["turn"] >= 12)
+    board, _ = view(match, state, 0)
+    root = ET.fromstring(board.svg)
+    cells = {}
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") == "field":
+            rect = g.find(f"{SVG}rect")
+            assert rect is not None
+            box = [float(rect.get(k) or 0) for k in ("x", "y", "width", "height")]
+            cells[int(g.get("data-field") or 0)] = box
+    tokens = {g.get("data-colour"): g for g in root.iter(f"{SVG}g") if g.get("class") == "merchant"}
+    merchants = state.observation(0)["merchants"]
+    assert len(tokens) == len(merchants) == 6
+    fields = set()
+    for m in merchants:
+        token = tokens[m["colour"]]
+        assert token.get("data-field") == str(m["field"])
+        found = TRANSLATE.search(token.get("transform") or "")
+        assert found
+        x, y = float(found.group(1)), float(found.group(2))
+        cx, cy, w, h = cells[m["field"]]
+        assert cx <= x <= cx + w and cy <= y <= cy + h, (m, x, y, cells[m["field"]])
+        fields.add(m["field"])
+    assert len(fields) > 1  # the game has moved them apart
+
+
+def test_merchants_not_yet_placed_wait_in_xian() -> None:
+    match, state = first(4, 1, lambda s: phase(s) == "place")
+    board, legal = view(match, state, state.current_player())
+    assert legal == ["start A", "start B", "start C"]
+    assert board.placed == set(legal)
+    tokens = [g for g in ET.fromstring(board.svg).iter(f"{SVG}g") if g.get("class") == "merchant"]
+    assert [t.get("data-field") for t in tokens] == [""] * 4
+    assert "Xi'an" in texts(board.svg)
+
+
+def test_another_seats_hand_card_is_not_in_the_view() -> None:
+    def titles(state: State) -> tuple[list[str], list[str]]:
+        layout = state.game.layout()
+        obs = state.observation(0)
+        shown = set(obs["hand"]) | {k for d in obs["displays"] for k in d}
+        if obs["pending"]["card"] is not None:
+            shown.add(obs["pending"]["card"])
+        names = [c["title"] for c in layout["cards"]]
+        visible = [names[k] for k in shown]
+        hidden = [
+            names[k]
+            for k in state.observation(1)["hand"]
+            if k not in shown and not any(names[k] in v for v in visible)
+        ]
+        return hidden, visible
+
+    match, state = first(4, 3, lambda s: phase(s) == "turn" and bool(titles(s)[0]))
+    hidden = titles(state)[0][0]
+    own, _ = view(match, state, 1)
+    assert hidden in texts(own.svg)
+    for seat in (0, None):
+        other, _ = view(match, state, seat)
+        assert hidden not in other.svg
+    spectator, _ = view(match, state, None)
+    assert "Your hand" not in texts(spectator.svg)
+
+
+def test_the_cards_before_a_player_are_open_to_everyone() -> None:
+    match, state = first(4, 3, lambda s: any(s.observation(None)["displays"]))
+    obs = state.observation(None)
+    seat = next(i for i, d in enumerate(obs["displays"]) if d)
+    kind = obs["displays"][seat][0]
+    for viewer in (None, *range(4)):
+        board, _ = view(match, state, viewer)
+        cards = [
+            g
+            for g in ET.fromstring(board.svg).iter(f"{SVG}g")
+            if g.get("class") == "displays" and g.get("data-seat") == str(seat)
+        ]
+        assert len(cards) == 1
+        assert f"#{kind + 1}" in [t.text for t in cards[0].iter(f"{SVG}text")]
+
+
+def test_the_spot_of_a_hand_card_offers_its_plays() -> None:
+    match, state = first(2, 4, lambda s: phase(s) == "turn" and s.current_player() == 0)
+    board, legal = view(match, state, 0)
+    plays = [a for a in legal if a.startswith("play ")]
+    assert plays
+    card = plays[0].split()[1]
+    things = spot_things(board.svg)
+    spot_of = {a: id(things[a]) for a in board.placed}
+    same_card = {a for a in plays if a.split()[1] == card}
+    # The colour choices of one card share the card's spot (the page asks which).
+    assert len({spot_of[a] for a in same_card}) == 1
+    assert len(same_card) == 3  # two players: three merchants each
+    assert things[plays[0]].get("data-card") == str(int(card[1:]) - 1)
+
+
+def test_the_viewer_the_turn_and_the_wind_rose_are_marked() -> None:
+    match, state = first(5, 2, lambda s: phase(s) == "turn" and s.current_player() == 2)
+    board, _ = view(match, state, 2)
+    words = texts(board.svg)
+    assert any("your move" in w for w in words)
+    assert "you · ▶ decides" in words
+    marked = state.observation(None)["wind_rose"]
+    stones = [
+        c.get("data-colour")
+        for c in ET.fromstring(board.svg).iter(f"{SVG}circle")
+        if c.get("class") == "rose-stone"
+    ]
+    assert stones == sorted(marked, key=["white", "yellow", "blue", "purple", "green"].index)
+
+
+def test_the_board_is_the_same_for_the_same_view() -> None:
+    match, state = first(3, 9, lambda s: phase(s) == "turn")
+    a, _ = view(match, state, state.current_player())
+    b, _ = view(match, state, state.current_player())
+    assert a.svg == b.svg and a.placed == b.placed
