@@ -91,10 +91,37 @@ def test_bad_parameters_are_refused_with_the_reason() -> None:
     openspiel.register(["highcard"])
     with pytest.raises(Exception, match="2-3 players"):
         pyspiel.load_game("tianxia_highcard(players=7)")
-    with pytest.raises(Exception, match="Unknown parameter"):
+    with pytest.raises(ValueError, match=r"no parameter 'jokers' \(parameters: players, swaps\)"):
         pyspiel.load_game("tianxia_highcard(jokers=True)")
     with pytest.raises(ValueError, match="no game called"):
         openspiel.register(["no_such_game"])
+
+
+def test_a_bad_option_in_a_game_string_is_named_with_its_allowed_values() -> None:
+    openspiel.register(["china"])
+    with pytest.raises(ValueError, match=r"option board='6-7' is not one of '3-4', '4-5'"):
+        pyspiel.load_game("tianxia_china(board=6-7)")
+    with pytest.raises(ValueError, match=r"fortifications='maybe' is not one of False, True"):
+        pyspiel.load_game("tianxia_china(players=4,fortifications=maybe)")
+    with pytest.raises(ValueError, match=r"players must be a whole number from 3 to 5, not 'x'"):
+        pyspiel.load_game("tianxia_china(players=x)")
+    with pytest.raises(ValueError, match="key=value"):
+        pyspiel.load_game("tianxia_china(players=4,board)")
+    with pytest.raises(ValueError, match=r"board='6-7' is not one of"):
+        pyspiel.load_game("tianxia_china", {"players": 4, "board": "6-7"})
+
+
+def test_a_game_string_takes_values_pyspiel_would_read_as_numbers() -> None:
+    # pyspiel's own parser takes "4-5" for a whole number and fails on it.
+    openspiel.register(["china"])
+    game = pyspiel.load_game("tianxia_china(players=4,board=4-5,fortifications=on)")
+    assert game.tianxia_game.options == {"board": "4-5", "fortifications": True}
+    assert game.get_parameters() == {"players": 4, "board": "4-5", "fortifications": True}
+    assert (
+        pyspiel.load_game("tianxia_china(players=4,board=3-4)").tianxia_game.options["board"]
+        == "3-4"
+    )
+    assert pyspiel.load_game("tic_tac_toe").num_players() == 2
 
 
 def test_register_is_idempotent() -> None:
