@@ -39,6 +39,16 @@ def engine_ids(state: Any) -> list[int]:
     return [pa.action + n if pa.player == CHANCE else pa.action for pa in state.full_history()]
 
 
+def random_steps(state: Any, seed: int, steps: int) -> None:
+    rng = np.random.RandomState(seed)
+    for _ in range(steps):
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+
 def random_spiel_game(game: Any, seed: int) -> Any:
     rng = np.random.RandomState(seed)
     s = game.new_initial_state()
@@ -122,6 +132,21 @@ def test_a_game_string_takes_values_pyspiel_would_read_as_numbers() -> None:
         == "3-4"
     )
     assert pyspiel.load_game("tic_tac_toe").num_players() == 2
+
+
+def test_a_game_whose_string_pyspiel_cannot_read_still_pickles() -> None:
+    game = openspiel.load("china", players=4, board="4-5")
+    state = game.new_initial_state()
+    random_steps(state, seed=3, steps=10)
+    again = pickle.loads(pickle.dumps(game))
+    assert again.get_parameters() == game.get_parameters()
+    twin = pickle.loads(pickle.dumps(state))
+    assert twin.history() == state.history()
+    assert twin.tianxia_state == state.tianxia_state
+    assert twin.get_game().get_parameters()["board"] == "4-5"
+    for seat in range(4):
+        assert twin.information_state_string(seat) == state.information_state_string(seat)
+        assert twin.information_state_tensor(seat) == state.information_state_tensor(seat)
 
 
 def test_register_is_idempotent() -> None:

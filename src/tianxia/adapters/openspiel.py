@@ -319,6 +319,11 @@ class SpielGame(pyspiel.Game):
         # pyspiel's clone deep-copies each attribute of a state; a game is immutable.
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pyspiel pickles a game as its game string and reads it back with its own parser,
+        # which fails on text such as board=4-5; the parameters as a dict do not.
+        return (_unpickle_game, (self.TIANXIA_NAME, dict(self.get_parameters())))
+
     def wrap(self, state: State) -> SpielState:
         """An OpenSpiel state at the engine's `state` (with no recall of earlier steps)."""
         if state.game.spec() != self.tianxia_game.spec():
@@ -329,6 +334,23 @@ class SpielGame(pyspiel.Game):
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> Observer:
         return Observer(self, iig_obs_type, params)
+
+
+def _unpickle_game(name: str, params: dict[str, Any]) -> SpielGame:
+    register([name])
+    game = load_game(short_name(name), params)
+    assert isinstance(game, SpielGame)
+    return game
+
+
+def _unpickle_state(game: SpielGame, history: list[int], attributes: dict[str, Any]) -> SpielState:
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    # As pyspiel does: the history rebuilds OpenSpiel's own record, the attributes bring
+    # back the recall (a resampled world has recall but no history).
+    state.__dict__.update(attributes)
+    return state
 
 
 def _param(v: Any) -> Any:
@@ -515,6 +537,10 @@ class SpielState(pyspiel.State):
     def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
         clone: SpielState = self.clone()
         return clone
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pyspiel's own pickle names the game by its game string (see SpielGame.__reduce__).
+        return (_unpickle_state, (self._game, list(self.history()), dict(self.__dict__)))
 
     def __str__(self) -> str:
         return str(self.tianxia_state)
