@@ -137,7 +137,8 @@ def test_a_game_string_takes_values_pyspiel_would_read_as_numbers() -> None:
 def test_a_game_whose_string_pyspiel_cannot_read_still_pickles() -> None:
     game = openspiel.load("china", players=4, board="4-5")
     state = game.new_initial_state()
-    random_steps(state, seed=3, steps=10)
+    random_steps(state, seed=3, steps=60)
+    assert sum(state.information_state_tensor(state.current_player())[game.obs_size :]) > 0
     again = pickle.loads(pickle.dumps(game))
     assert again.get_parameters() == game.get_parameters()
     twin = pickle.loads(pickle.dumps(state))
@@ -215,7 +216,7 @@ def test_clone_and_pickle_keep_the_state_and_recall(name: str) -> None:
     game = openspiel.load(name)
     rng = np.random.RandomState(5)
     s = game.new_initial_state()
-    for _ in range(12):
+    for _ in range(40):
         if s.is_terminal():
             break
         if s.is_chance_node():
@@ -228,6 +229,7 @@ def test_clone_and_pickle_keep_the_state_and_recall(name: str) -> None:
         assert twin.tianxia_state == s.tianxia_state
         for seat in range(game.num_players()):
             assert twin.information_state_string(seat) == s.information_state_string(seat)
+            assert twin.information_state_tensor(seat) == s.information_state_tensor(seat)
     c = s.clone()
     if not c.is_terminal():
         c.apply_action(

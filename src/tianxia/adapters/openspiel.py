@@ -408,12 +408,13 @@ class _Trail:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as the engine state plus each seat's recall: the steps before are not
-        # needed to answer any question about this one.
+        # Pickled as the engine state plus each seat's recall and action counts: the steps
+        # before are not needed to answer any question about this one.
         players = self.state.game.players
         digests: dict[int | None, bytes] = {None: self.digest(None)}
         digests.update((seat, self.digest(seat)) for seat in range(players))
-        return (_rebuild_trail, (self.state.game.spec(), self.state.to_json(), digests))
+        own = {seat: self.own_actions(seat) for seat in range(players)}
+        return (_rebuild_trail, (self.state.game.spec(), self.state.to_json(), digests, own))
 
     def own_actions(self, seat: int) -> dict[int, int]:
         """How many times `seat` took each action (by engine id) up to this step."""
@@ -431,10 +432,16 @@ class _Trail:
         return self.own[seat]
 
 
-def _rebuild_trail(spec: Mapping[str, Any], data: Any, digests: dict[int | None, bytes]) -> _Trail:
+def _rebuild_trail(
+    spec: Mapping[str, Any],
+    data: Any,
+    digests: dict[int | None, bytes],
+    own: dict[int, dict[int, int]] | None = None,
+) -> _Trail:
     game = _engine_game(spec["game"], spec["players"], spec["options"])
     trail = _Trail(None, game.state_from_json(data), CHANCE, None)
     trail.digests.update(digests)
+    trail.own.update(own or {})
     return trail
 
 
