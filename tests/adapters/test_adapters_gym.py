@@ -40,9 +40,9 @@ def episode(env: Any, seed: int, policy_seed: int) -> tuple[float, list[int]]:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_gymnasium_env_checker(name: str) -> None:
-    # The checker steps with unmasked samples, so illegal actions must end the episode.
-    check_env(TianxiaEnv(name, illegal_action="loss"), skip_render_check=True)
+def test_gymnasium_env_checker_passes_on_the_default_environment(name: str) -> None:
+    # The checker steps with unmasked samples: by default they end the episode as a loss.
+    check_env(TianxiaEnv(name), skip_render_check=True)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -95,8 +95,8 @@ def test_bad_settings_are_refused() -> None:
         env.reset(seed=1.5)
 
 
-def test_an_illegal_action_raises_or_loses() -> None:
-    env = TianxiaEnv("highcard", players=2, swaps=False)
+def test_an_illegal_action_loses_by_default_or_raises() -> None:
+    env = TianxiaEnv("highcard", players=2, swaps=False, illegal_action="raise")
     env.reset(seed=3)
     log = list(env.match.log)
     with pytest.raises(IllegalActionError, match="HC-2"):
@@ -105,11 +105,14 @@ def test_an_illegal_action_raises_or_loses() -> None:
         with pytest.raises(ValueError):
             env.step(bad)
     assert env.match.log == log
-    lose = TianxiaEnv("highcard", players=2, swaps=False, illegal_action="loss")
+    lose = TianxiaEnv("highcard", players=2, swaps=False)
     lose.reset(seed=3)
-    _, reward, done, _, info = lose.step(1)
-    assert done and reward == lose.game.info.min_utility
+    _, reward, done, truncated, info = lose.step(1)
+    assert done and not truncated and reward == lose.game.info.min_utility
     assert "HC-2" in info["illegal_action"]
+    assert lose.match.log == log
+    with pytest.raises(ValueError, match="reset"):
+        lose.step(0)
 
 
 def test_registered_with_gymnasium_make() -> None:

@@ -39,6 +39,16 @@ def engine_ids(state: Any) -> list[int]:
     return [pa.action + n if pa.player == CHANCE else pa.action for pa in state.full_history()]
 
 
+def random_steps(state: Any, seed: int, steps: int) -> None:
+    rng = np.random.RandomState(seed)
+    for _ in range(steps):
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+
 def random_spiel_game(game: Any, seed: int) -> Any:
     rng = np.random.RandomState(seed)
     s = game.new_initial_state()
@@ -91,10 +101,53 @@ def test_bad_parameters_are_refused_with_the_reason() -> None:
     openspiel.register(["highcard"])
     with pytest.raises(Exception, match="2-3 players"):
         pyspiel.load_game("tianxia_highcard(players=7)")
-    with pytest.raises(Exception, match="Unknown parameter"):
+    with pytest.raises(ValueError, match=r"no parameter 'jokers' \(parameters: players, swaps\)"):
         pyspiel.load_game("tianxia_highcard(jokers=True)")
     with pytest.raises(ValueError, match="no game called"):
         openspiel.register(["no_such_game"])
+
+
+def test_a_bad_option_in_a_game_string_is_named_with_its_allowed_values() -> None:
+    openspiel.register(["china"])
+    with pytest.raises(ValueError, match=r"option board='6-7' is not one of '3-4', '4-5'"):
+        pyspiel.load_game("tianxia_china(board=6-7)")
+    with pytest.raises(ValueError, match=r"fortifications='maybe' is not one of False, True"):
+        pyspiel.load_game("tianxia_china(players=4,fortifications=maybe)")
+    with pytest.raises(ValueError, match=r"players must be a whole number from 3 to 5, not 'x'"):
+        pyspiel.load_game("tianxia_china(players=x)")
+    with pytest.raises(ValueError, match="key=value"):
+        pyspiel.load_game("tianxia_china(players=4,board)")
+    with pytest.raises(ValueError, match=r"board='6-7' is not one of"):
+        pyspiel.load_game("tianxia_china", {"players": 4, "board": "6-7"})
+
+
+def test_a_game_string_takes_values_pyspiel_would_read_as_numbers() -> None:
+    # pyspiel's own parser takes "4-5" for a whole number and fails on it.
+    openspiel.register(["china"])
+    game = pyspiel.load_game("tianxia_china(players=4,board=4-5,fortifications=on)")
+    assert game.tianxia_game.options == {"board": "4-5", "fortifications": True}
+    assert game.get_parameters() == {"players": 4, "board": "4-5", "fortifications": True}
+    assert (
+        pyspiel.load_game("tianxia_china(players=4,board=3-4)").tianxia_game.options["board"]
+        == "3-4"
+    )
+    assert pyspiel.load_game("tic_tac_toe").num_players() == 2
+
+
+def test_a_game_whose_string_pyspiel_cannot_read_still_pickles() -> None:
+    game = openspiel.load("china", players=4, board="4-5")
+    state = game.new_initial_state()
+    random_steps(state, seed=3, steps=60)
+    assert sum(state.information_state_tensor(state.current_player())[game.obs_size :]) > 0
+    again = pickle.loads(pickle.dumps(game))
+    assert again.get_parameters() == game.get_parameters()
+    twin = pickle.loads(pickle.dumps(state))
+    assert twin.history() == state.history()
+    assert twin.tianxia_state == state.tianxia_state
+    assert twin.get_game().get_parameters()["board"] == "4-5"
+    for seat in range(4):
+        assert twin.information_state_string(seat) == state.information_state_string(seat)
+        assert twin.information_state_tensor(seat) == state.information_state_tensor(seat)
 
 
 def test_register_is_idempotent() -> None:
@@ -163,7 +216,7 @@ def test_clone_and_pickle_keep_the_state_and_recall(name: str) -> None:
     game = openspiel.load(name)
     rng = np.random.RandomState(5)
     s = game.new_initial_state()
-    for _ in range(12):
+    for _ in range(40):
         if s.is_terminal():
             break
         if s.is_chance_node():
@@ -176,6 +229,7 @@ def test_clone_and_pickle_keep_the_state_and_recall(name: str) -> None:
         assert twin.tianxia_state == s.tianxia_state
         for seat in range(game.num_players()):
             assert twin.information_state_string(seat) == s.information_state_string(seat)
+            assert twin.information_state_tensor(seat) == s.information_state_tensor(seat)
     c = s.clone()
     if not c.is_terminal():
         c.apply_action(

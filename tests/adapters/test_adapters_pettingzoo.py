@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import numpy as np
@@ -27,15 +28,16 @@ def play_out(e: Any, seed: int) -> tuple[list[int], dict[str, float]]:
     played = []
     final: dict[str, float] = {}
     for agent in e.agent_iter():
-        obs, reward, term, trunc, _ = e.last()
+        obs, reward, term, trunc, info = e.last()
         if term or trunc:
             final[agent] = reward
             e.step(None)
             continue
         assert reward == 0
-        assert obs["action_mask"].dtype == np.int8
+        assert isinstance(obs, np.ndarray) and obs.dtype == np.float32
+        assert info["action_mask"].dtype == np.int8
         assert agent == f"player_{e.engine_state.current_player()}"
-        a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
         played.append(a)
         e.step(a)
     return played, final
@@ -43,8 +45,13 @@ def play_out(e: Any, seed: int) -> tuple[list[int], dict[str, float]]:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_pettingzoo_api_test(name: str) -> None:
-    # The game is long; the API checks run on its first cycles.
-    api_test(env(name), num_cycles=200)
+    # The game is long; the API checks run on its first cycles. Observations must be NumPy
+    # arrays in a Box space, so api_test's warnings about them are errors here.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        warnings.filterwarnings("error", message="Observation is not a NumPy array")
+        warnings.filterwarnings("error", message="Observation space for each agent")
+        api_test(env(name), num_cycles=200)
 
 
 def test_pettingzoo_api_test_through_to_the_end() -> None:
@@ -80,11 +87,16 @@ def test_the_mask_belongs_to_the_seat_to_move_only() -> None:
     e.reset(seed=2)
     to_move = e.agent_selection
     for agent in e.possible_agents:
-        mask = e.observe(agent)["action_mask"]
+        mask = e.action_mask(agent)
         assert mask.sum() == (2 if agent == to_move else 0)
-    obs = e.observe(to_move)["observation"]
-    assert obs.dtype == np.float32
+        assert (e.infos[agent]["action_mask"] == mask).all()
+    obs = e.observe(to_move)
+    assert e.observation_space(to_move).contains(obs)
     assert obs == pytest.approx(e.engine_state.observation_tensor(int(to_move[-1])))
+    e.step(int(np.flatnonzero(e.action_mask(to_move))[0]))
+    assert e.agent_selection != to_move
+    assert not e.infos[to_move]["action_mask"].any()
+    assert e.infos[e.agent_selection]["action_mask"].sum() == 2
 
 
 def test_an_illegal_action_raises_the_engines_reason_and_changes_nothing() -> None:

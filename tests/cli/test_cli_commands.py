@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
 from typer.testing import CliRunner
 
+import tianxia
 from tianxia.cli.app import app
 from tianxia.cli.main import _load_commands
 
@@ -133,3 +139,75 @@ def test_play_undoes_by_the_tables_one_rule_and_shows_the_seats_events(tmp_path:
     assert out.output.count("TABLE-2: nothing of yours to undo") == 2
     saved = json.loads(save.read_text())
     assert saved["log"][-2:] == ["draw", saved["log"][-1]] and saved["log"][-1].startswith("deal")
+
+
+def _bench_row(players: int, steps: float) -> dict[str, Any]:
+    return {
+        "players": players,
+        "steps_per_s": steps,
+        "steps_per_s_min": steps / 2,
+        "steps_per_s_max": steps * 9.99,
+        "playouts_per_s": 99_999.9,
+        "apply_us": 9_999.9,
+        "legal_actions_us": 9_999.9,
+        "peak_kib": 999_999.0,
+        "ratio_to_python_ttt": 99.99,
+    }
+
+
+def test_the_bench_table_fits_80_columns_without_cutting_a_word() -> None:
+    from tianxia.cli.bench import render
+
+    # The widest figures a fast machine or a big game could give, for every game.
+    results: dict[str, Any] = {
+        "machine": {
+            "date": "2026-11-23 10:49 UTC",
+            "cpu": "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz",
+            "cores": 128,
+            "python": "3.11.7",
+        },
+        "seconds": 1.0,
+        "repeats": 3,
+        "games": {name: _bench_row(7, 9_999_999.0) for name in tianxia.list_games()},
+        "openspiel": {
+            "python_tic_tac_toe": _bench_row(2, 9_999_999.0),
+            "chess": _bench_row(2, 9_999_999.0),
+        },
+    }
+    console = Console(width=80, record=True, file=io.StringIO())
+    table = render(results)
+    console.print(table)
+    text = console.export_text()
+    assert max(cell_len(line) for line in text.splitlines()) <= 80
+    assert "…" not in text
+    lines = text.splitlines()
+    for cell in ("9,999,999", "-50/+899%", "99,999.9", " 9999.9", "999,999", "99.99"):
+        assert text.count(cell) >= len(results["games"]), cell
+    for name in [*tianxia.list_games(), "OpenSpiel ttt", "OpenSpiel chess"]:
+        assert any(line.startswith(f"{name} ") for line in lines), name
+    for header in ("game", "steps/s", "range", "playouts/s", "apply µs", "legal µs", "× ttt"):
+        assert header in text
+    words = str(table.caption).split() + str(table.title).split()
+    assert all(word in text for word in words)
+
+
+def test_bench_repeats_each_game_and_records_every_repeat(tmp_path: Path) -> None:
+    rec = tmp_path / "bench.json"
+    out = runner.invoke(
+        app,
+        ["bench", "-g", "highcard", "--seconds", "0.3", "--repeats", "3", "--record", str(rec)],
+    )
+    assert out.exit_code == 0, out.output
+    assert max(cell_len(line) for line in out.output.splitlines()) <= 80
+    assert "median of 3" in out.output
+    data = json.loads(rec.read_text())
+    assert data["repeats"] == 3 and data["seconds"] == pytest.approx(0.1)
+    row = data["games"]["highcard"]
+    runs = row["repeats"]
+    assert len(runs) == 3 and all(r["steps_per_s"] > 0 and r["apply_us"] > 0 for r in runs)
+    steps = sorted(r["steps_per_s"] for r in runs)
+    assert row["steps_per_s"] == steps[1]
+    assert (row["steps_per_s_min"], row["steps_per_s_max"]) == (steps[0], steps[-1])
+    assert row["playouts"] == sum(r["playouts"] for r in runs)
+    bad = runner.invoke(app, ["bench", "-g", "highcard", "--repeats", "0"])
+    assert bad.exit_code != 0 and "--repeats" in bad.output

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import json
+import time
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 import tianxia
 from tianxia.core import Match
-from tianxia.play import Tournament
+from tianxia.play import GameRecord, Tournament
+from tianxia.play.tournament import Forecast, SeatStats, format_seconds
 
 
 def _highcard(players: int = 2) -> tianxia.Game:
@@ -103,8 +107,94 @@ def test_the_tournament_command_writes_its_results(tmp_path: Path) -> None:
     done = runner.invoke(app, [*args, "--out", str(tmp_path / "t")])
     assert done.exit_code == 0, done.output
     assert "greedy" in done.output and (tmp_path / "t" / "chart.svg").exists()
+    said = " ".join(done.output.split())
+    assert "first game:" in said
+    assert "left for 3 more games on 1 process; per move: greedy " in said
     refused = runner.invoke(
         app, ["tournament", "highcard", "--bots", "oracle", "--out", str(tmp_path / "u")]
     )
     assert refused.exit_code != 0 and "no bot called" in refused.output
     assert not (tmp_path / "u").exists()
+
+
+def _record(index: int, seats: tuple[int, ...], moves: int, seconds: list[float]) -> GameRecord:
+    stats = [SeatStats(decisions=moves, seconds=s) for s in seconds]
+    return GameRecord(
+        index=index,
+        seed=index,
+        seats=seats,
+        returns=[0.0] * len(seats),
+        scores=[0.0] * len(seats),
+        shares=[0.5] * len(seats),
+        length=2 * moves,
+        stats=stats,
+        log={},
+        seconds=sum(seconds) + 0.4,
+    )
+
+
+def test_the_forecast_prices_every_game_left_by_who_sits_in_it() -> None:
+    plan = Tournament(_highcard(2), ["greedy", "random", "ismcts:simulations=5"], 6)
+    forecast = Forecast(plan, workers=2)
+    assert forecast.remaining() is None
+    # Game 0 seats greedy (0.1 s a move) and random (0.01 s a move), ten moves each.
+    forecast.add(_record(0, (0, 1), 10, [1.0, 0.1]))
+    assert forecast.seconds_per_move(0) == pytest.approx(0.1)
+    assert forecast.seconds_per_move(2) is None
+    per_move = {0: 0.1, 1: 0.01, 2: (0.1 + 0.01) / 2}  # ismcts unseen: the mean of the seen
+    left = [0.4 + sum(10 * per_move[e] for e in s.seats) for s in plan.seatings()[1:]]
+    assert [forecast.game_seconds(s) for s in plan.seatings()[1:]] == pytest.approx(left)
+    assert forecast.remaining() == pytest.approx(sum(left) / 2)
+    # A probe prices ismcts until a finished game does.
+    forecast.probed[2] = 1.0
+    per_move[2] = 1.0
+    left = [0.4 + sum(10 * per_move[e] for e in s.seats) for s in plan.seatings()[1:]]
+    assert forecast.remaining() == pytest.approx(sum(left) / 2)
+    assert forecast.game_seconds(plan.seatings()[1]) > forecast.game_seconds(plan.seatings()[3])
+    assert "about 23 s left for 5 more games on 2 processes" in forecast.summary()
+    forecast.add(_record(1, (1, 2), 10, [0.1, 3.0]))
+    assert forecast.seconds_per_move(2) == pytest.approx(0.3)
+    # With one game left, it takes as long as that game, whatever the processes.
+    for i in range(2, 5):
+        forecast.add(_record(i, plan.seatings()[i].seats, 10, [0.1, 0.1]))
+    assert forecast.remaining() == pytest.approx(forecast.game_seconds(plan.seatings()[5]))
+    forecast.add(_record(5, plan.seatings()[5].seats, 10, [0.1, 0.1]))
+    assert forecast.remaining() == 0.0
+
+
+def test_the_probe_and_a_real_run_feed_the_forecast() -> None:
+    plan = Tournament(_highcard(2), ["ismcts:simulations=30", "random"], 4, seed=1)
+    forecast = Forecast(plan)
+    forecast.probe()
+    assert all(p is not None and p > 0 for p in forecast.probed)
+    seen: list[float | None] = []
+
+    def on_game(record: GameRecord) -> None:
+        assert record.seconds >= sum(st.seconds for st in record.stats) > 0
+        forecast.add(record)
+        seen.append(forecast.remaining())
+
+    plan.run(workers=1, on_game=on_game)
+    assert seen[0] is not None and seen[0] > 0
+    assert seen[-1] == 0.0
+
+
+def test_seconds_are_written_as_precisely_as_a_forecast_deserves() -> None:
+    cases = {0.0031: "3 ms", 0.27: "0.27 s", 41.2: "41 s", 1190: "20 min", 7500: "2 h 05 min"}
+    assert {s: format_seconds(s) for s in cases} == cases
+
+
+def test_the_progress_bar_shows_games_done_and_time_left() -> None:
+    from tianxia.cli.tournament import progress_bar
+
+    console = Console(width=80, file=io.StringIO(), force_terminal=True, record=True)
+    bar = progress_bar(console)
+    task = bar.add_task("silkroad 2p", total=60, left=None, at=0.0)
+    console.print(bar.get_renderable())
+    text = console.export_text()
+    assert "0/60 games" in text and "timing a game" in text
+    bar.update(task, advance=3, left=1200.0, at=time.monotonic())
+    console.print(bar.get_renderable())
+    text = console.export_text()
+    assert "3/60 games" in text and "~20 min left" in text
+    assert max(len(line) for line in text.splitlines()) <= 80

@@ -10,7 +10,7 @@ its probabilities) for about `seconds` each:
 - ``engine_observing``: the same plus the mover's `State.observation_tensor` at every
   decision, which is what an agent sees through the environments below;
 - ``openspiel``: a pyspiel state (`legal_actions`, `chance_outcomes`, `apply_action`);
-- ``pettingzoo``: the AEC cycle (`last`, then `step` with a masked action);
+- ``pettingzoo``: the AEC cycle (`last`, then `step` with an action from the info's mask);
 - ``gym``: one seat's `step` against random bots (each of its steps runs the others' moves;
   ``steps_per_s`` counts every action, ``env_steps_per_s`` the seat's own).
 
@@ -102,11 +102,11 @@ def _pettingzoo(game: Game) -> Callable[[int], tuple[int, int]]:
         aec.reset(seed=seed)
         decisions = 0
         for _ in aec.agent_iter():
-            obs, _, term, trunc, _ = aec.last()
+            _, _, term, trunc, info = aec.last()
             if term or trunc:
                 aec.step(None)
                 continue
-            aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            aec.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
             decisions += 1
         assert aec.match is not None
         return len(aec.match.log), decisions

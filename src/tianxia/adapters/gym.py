@@ -13,8 +13,10 @@ project's bots play the others.
 - the reward is the seat's `State.returns()` entry at the end, 0 before;
 - `reset(seed=...)` seeds the chance stream and every opponent bot, so one seed and one
   sequence of actions give one game; `env.match` is the engine's record of it;
-- an illegal action raises the engine's `IllegalActionError` and changes nothing, or with
-  ``illegal_action="loss"`` ends the episode with the game's minimum utility.
+- an illegal action ends the episode as a loss: the reward is the game's minimum utility
+  and ``info["illegal_action"]`` names the rule it broke. Learners that sample without
+  the mask (and Gymnasium's `check_env`) can then step freely; ``illegal_action="raise"``
+  raises the engine's `IllegalActionError` instead and changes nothing.
 
 `register()` makes the games available to ``gymnasium.make("tianxia/<name>-v<version>")``.
 """
@@ -62,7 +64,8 @@ class TianxiaEnv(gymnasium.Env):
         opponents: a bot name for every other seat, or one name per other seat (in seat
             order), or a mapping seat -> name.
         opponent_options: options passed to every opponent bot (e.g. ``simulations``).
-        illegal_action: ``"raise"`` (default) or ``"loss"``.
+        illegal_action: ``"loss"`` (default: the episode ends with the game's minimum
+            utility) or ``"raise"``.
         render_mode: None or ``"ansi"``.
     """
 
@@ -76,7 +79,7 @@ class TianxiaEnv(gymnasium.Env):
         seat: int = 0,
         opponents: str | Sequence[str] | Mapping[int, str] = "random",
         opponent_options: Mapping[str, Any] | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "loss",
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -153,7 +156,7 @@ class TianxiaEnv(gymnasium.Env):
         the seat's turn again or the game ends.
 
         Raises:
-            IllegalActionError: the action is not legal now (unless ``illegal_action="loss"``).
+            IllegalActionError: the action is not legal now and ``illegal_action="raise"``.
             ValueError: no action id, or the episode is over.
         """
         if self.match is None or self._over:

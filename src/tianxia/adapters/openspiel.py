@@ -13,6 +13,12 @@ Mapping, for a variant with ``n = num_distinct_actions``:
   on the player count is a text parameter whose default ``"default"`` means "the game's
   default for this player count"; any other text is read as the engine reads command-line
   text (``"on"``, ``"3"``);
+- `register` puts `load_game` in place of ``pyspiel.load_game``. For a Tianxia game it
+  reads the game string and checks every parameter in Python, so a bad one raises a
+  `ValueError` that names it and its allowed values, then hands pyspiel the parameters as
+  a typed dict. pyspiel's own string parser reads any text of digits and signs as a whole
+  number and stops at a bare ``CHECK_TRUE`` when it is not one, so ``board=4-5`` could
+  not be written in a game string at all otherwise. Other games go to pyspiel unchanged;
 - observation string: the engine's canonical JSON observation of the seat; observation
   tensor: `State.observation_tensor`. A public observer (``private_info=NONE``) sees the
   spectator's view;
@@ -95,7 +101,94 @@ def register(names: Sequence[str] | None = None) -> list[str]:
             pyspiel.register_game(game_type, cls)
             known.add(short)
         out.append(short)
+    pyspiel.load_game = load_game
     return out
+
+
+_PYSPIEL_LOAD_GAME = pyspiel.load_game
+
+
+def load_game(game: Any, params: Mapping[str, Any] | None = None) -> pyspiel.Game:
+    """``pyspiel.load_game``, with a Tianxia game's parameters checked in Python first.
+
+    Takes what pyspiel takes: ``"tianxia_china(players=4,board=4-5)"``, or a short name and
+    a dict of parameters. Anything that is not a registered Tianxia game goes to pyspiel
+    as it is.
+
+    Raises:
+        ValueError: a parameter that is unknown, malformed or not one of its allowed
+            values, named with the values it accepts.
+    """
+    if isinstance(game, str):
+        short, text = _split_game_string(game)
+        name = short.removeprefix(PREFIX)
+        if short.startswith(PREFIX) and short in pyspiel.registered_names():
+            given = _parse_parameters(game, text) if text is not None else {}
+            if params is not None:
+                given.update(params)
+            return _PYSPIEL_LOAD_GAME(short, checked_parameters(name, given))
+    if params is None:
+        return _PYSPIEL_LOAD_GAME(game)
+    return _PYSPIEL_LOAD_GAME(game, dict(params))
+
+
+def _split_game_string(text: str) -> tuple[str, str | None]:
+    short, paren, rest = text.partition("(")
+    if not paren:
+        return text.strip(), None
+    return short.strip(), rest
+
+
+def _parse_parameters(game_string: str, text: str) -> dict[str, Any]:
+    if not text.endswith(")") or "(" in text or ")" in text[:-1]:
+        raise ValueError(f"a game string is name(key=value,...), not {game_string!r}")
+    out: dict[str, Any] = {}
+    for pair in filter(None, (p.strip() for p in text[:-1].split(","))):
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"parameters are written key=value, not {pair!r} in {game_string!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def checked_parameters(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """`params` for Tianxia game `name` checked by the engine and typed as pyspiel expects.
+
+    Values may be text as in a game string (``"on"``, ``"4"``) or typed.
+
+    Raises:
+        ValueError: an unknown parameter, a player count or option value the game does
+            not allow (the message names what it allows).
+    """
+    short = short_name(name)
+    spec = _parameter_spec(name)
+    unknown = sorted(set(params) - set(spec))
+    if unknown:
+        raise ValueError(f"{short} has no parameter {unknown[0]!r} (parameters: {', '.join(spec)})")
+    info = tianxia.load_game(name).info
+    players: int | None = None
+    if "players" in params:
+        raw = params["players"]
+        whole = isinstance(raw, int | np.integer) and not isinstance(raw, bool)
+        if not whole and not (isinstance(raw, str) and raw.strip().isdigit()):
+            raise ValueError(
+                f"{short}: players must be a whole number from {info.min_players} to "
+                f"{info.max_players}, not {raw!r}"
+            )
+        players = int(raw)
+    options = {k: v for k, v in params.items() if k != "players" and v != DEFAULT}
+    try:
+        game = _engine_game(name, players, options)
+    except ValueError as e:
+        raise ValueError(f"{short}: {e}") from e
+    typed: dict[str, Any] = {"players": game.players}
+    for key, value in params.items():
+        if key == "players":
+            continue
+        # A text parameter keeps the caller's text ("default" included); a typed one
+        # takes the engine's reading of it, which has the type pyspiel declared.
+        typed[key] = str(value) if spec[key] == DEFAULT else game.options[key]
+    return typed
 
 
 def load(name: str, players: int | None = None, **options: Any) -> SpielGame:
@@ -104,7 +197,7 @@ def load(name: str, players: int | None = None, **options: Any) -> SpielGame:
     params: dict[str, Any] = dict(options)
     if players is not None:
         params["players"] = players
-    game = pyspiel.load_game(short_name(name), params)
+    game = load_game(short_name(name), params)
     assert isinstance(game, SpielGame)
     return game
 
@@ -226,6 +319,11 @@ class SpielGame(pyspiel.Game):
         # pyspiel's clone deep-copies each attribute of a state; a game is immutable.
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pyspiel pickles a game as its game string and reads it back with its own parser,
+        # which fails on text such as board=4-5; the parameters as a dict do not.
+        return (_unpickle_game, (self.TIANXIA_NAME, dict(self.get_parameters())))
+
     def wrap(self, state: State) -> SpielState:
         """An OpenSpiel state at the engine's `state` (with no recall of earlier steps)."""
         if state.game.spec() != self.tianxia_game.spec():
@@ -236,6 +334,23 @@ class SpielGame(pyspiel.Game):
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> Observer:
         return Observer(self, iig_obs_type, params)
+
+
+def _unpickle_game(name: str, params: dict[str, Any]) -> SpielGame:
+    register([name])
+    game = load_game(short_name(name), params)
+    assert isinstance(game, SpielGame)
+    return game
+
+
+def _unpickle_state(game: SpielGame, history: list[int], attributes: dict[str, Any]) -> SpielState:
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    # As pyspiel does: the history rebuilds OpenSpiel's own record, the attributes bring
+    # back the recall (a resampled world has recall but no history).
+    state.__dict__.update(attributes)
+    return state
 
 
 def _param(v: Any) -> Any:
@@ -293,12 +408,13 @@ class _Trail:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as the engine state plus each seat's recall: the steps before are not
-        # needed to answer any question about this one.
+        # Pickled as the engine state plus each seat's recall and action counts: the steps
+        # before are not needed to answer any question about this one.
         players = self.state.game.players
         digests: dict[int | None, bytes] = {None: self.digest(None)}
         digests.update((seat, self.digest(seat)) for seat in range(players))
-        return (_rebuild_trail, (self.state.game.spec(), self.state.to_json(), digests))
+        own = {seat: self.own_actions(seat) for seat in range(players)}
+        return (_rebuild_trail, (self.state.game.spec(), self.state.to_json(), digests, own))
 
     def own_actions(self, seat: int) -> dict[int, int]:
         """How many times `seat` took each action (by engine id) up to this step."""
@@ -316,10 +432,16 @@ class _Trail:
         return self.own[seat]
 
 
-def _rebuild_trail(spec: Mapping[str, Any], data: Any, digests: dict[int | None, bytes]) -> _Trail:
+def _rebuild_trail(
+    spec: Mapping[str, Any],
+    data: Any,
+    digests: dict[int | None, bytes],
+    own: dict[int, dict[int, int]] | None = None,
+) -> _Trail:
     game = _engine_game(spec["game"], spec["players"], spec["options"])
     trail = _Trail(None, game.state_from_json(data), CHANCE, None)
     trail.digests.update(digests)
+    trail.own.update(own or {})
     return trail
 
 
@@ -422,6 +544,10 @@ class SpielState(pyspiel.State):
     def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
         clone: SpielState = self.clone()
         return clone
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pyspiel's own pickle names the game by its game string (see SpielGame.__reduce__).
+        return (_unpickle_state, (self._game, list(self.history()), dict(self.__dict__)))
 
     def __str__(self) -> str:
         return str(self.tianxia_state)

@@ -8,9 +8,11 @@
 - chance is resolved inside the environment from a `tianxia.Match` seeded by
   ``reset(seed=...)`` (without a seed, a fresh one is drawn and kept in `env.match.seed`), so
   `env.match` is an ordinary engine match that `Match.save` records and replays;
-- observations are ``{"observation": float32 vector, "action_mask": int8 vector}``: the
-  engine's `State.observation_tensor` and the legal player actions by id (all zeros for a
-  seat that is not to move);
+- an observation is the engine's `State.observation_tensor` of the seat, a float32 NumPy
+  vector in a `Box` space, as PettingZoo's `api_test` expects; the legal player actions
+  by id are the int8 vector ``infos[agent]["action_mask"]`` (so ``env.last()[4]`` for the
+  agent to move), also returned by `action_mask(agent)`. It is all zeros for a seat that
+  is not to move;
 - rewards arrive once, at the end, from `State.returns()`;
 - an illegal action raises the engine's `IllegalActionError` (its rule and reason) and
   changes nothing; with ``illegal_action="loss"`` it ends the game instead, the offender
@@ -86,13 +88,7 @@ class TianxiaAEC(AECEnv):
         self.agents = self.possible_agents[:]
         size = self.game.observation_tensor_size()
         self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
-                }
-            )
-            for a in self.possible_agents
+            a: spaces.Box(-np.inf, np.inf, (size,), np.float32) for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self.match: Match | None = None
@@ -137,16 +133,28 @@ class TianxiaAEC(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._after_move(previous=0)
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def _seat(self, agent: str) -> int:
         if agent not in self.possible_agents:
             raise ValueError(f"no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
-        seat = self.possible_agents.index(agent)
+        return self.possible_agents.index(agent)
+
+    def observe(self, agent: str) -> np.ndarray:
+        """`agent`'s observation tensor (float32)."""
+        seat = self._seat(agent)
+        return np.asarray(self.engine_state.observation_tensor(seat), dtype=np.float32)
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """1 for each action id legal for `agent` now (int8; all zeros off turn)."""
+        seat = self._seat(agent)
         state = self.engine_state
         mask = np.zeros(self.num_actions, np.int8)
         if state.current_player() == seat:
             mask[[self.game.action_id(a) for a in state.legal_actions()]] = 1
-        obs = np.asarray(state.observation_tensor(seat), dtype=np.float32)
-        return {"observation": obs, "action_mask": mask}
+        return mask
+
+    def _set_masks(self) -> None:
+        for agent in self.agents:
+            self.infos[agent]["action_mask"] = self.action_mask(agent)
 
     def step(self, action: Any) -> None:
         """Play `action` (an action id) for `agent_selection`; chance then runs its course.
@@ -190,13 +198,15 @@ class TianxiaAEC(AECEnv):
             self.agent_selection = self.possible_agents[(previous + 1) % len(self.possible_agents)]
         else:
             self.agent_selection = self.possible_agents[state.current_player()]
+        self._set_masks()
 
     def _lose(self, agent: str, error: IllegalActionError) -> None:
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent] = float(self.game.info.min_utility)
         self.terminations = dict.fromkeys(self.agents, True)
-        self.infos[agent] = {"illegal_action": f"{error.rule}: {error.reason}"}
+        self.infos[agent]["illegal_action"] = f"{error.rule}: {error.reason}"
         self._accumulate_rewards()
+        self._set_masks()
 
     def render(self) -> str | None:
         """The spectator's view as text (``ansi``), printed too for ``human``."""

@@ -5,18 +5,23 @@ For every game: random-playout steps and playouts per second through the public 
 states, and the peak memory of one playout. When `open_spiel` is installed the same
 loop runs over its pure-Python tic-tac-toe and its C++ chess in the same process, and
 each game's rate is printed as a ratio to tic-tac-toe's.
+
+Every figure but memory is measured `--repeats` times; the table shows the median and
+how far the slowest and fastest repeat were from it, and `--record` keeps each repeat.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import statistics
 import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -134,48 +139,110 @@ def openspiel_playouts(name: str, seconds: float, seed: int = 0) -> dict[str, fl
     return {"steps_per_s": steps / elapsed, "playouts_per_s": playouts / elapsed}
 
 
-def run_bench(names: list[str], seconds: float, players: int | None = None) -> dict[str, Any]:
-    results: dict[str, Any] = {"machine": machine(), "seconds": seconds, "games": {}}
-    ttt = openspiel_playouts("python_tic_tac_toe", seconds)
-    chess = openspiel_playouts("chess", seconds)
-    results["openspiel"] = {"python_tic_tac_toe": ttt, "chess": chess}
-    for name in names:
-        cls_game = tianxia.load_game(name, players=players)
-        row: dict[str, Any] = {"players": cls_game.players}
-        row.update(random_playouts(cls_game, seconds))
-        row.update(operation_costs(cls_game))
-        row["peak_kib"] = peak_memory_kib(cls_game)
+def run_bench(
+    names: list[str], seconds: float, players: int | None = None, repeats: int = 3
+) -> dict[str, Any]:
+    """Measure every game `repeats` times for `seconds` each; the figures are the medians.
+
+    Each row keeps its per-repeat figures under ``"repeats"`` and the slowest and fastest
+    steps/s under ``"steps_per_s_min"`` and ``"steps_per_s_max"``.
+    """
+    if repeats < 1:
+        raise ValueError(f"repeats must be at least 1, not {repeats}")
+    games = {name: tianxia.load_game(name, players=players) for name in names}
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in names}
+    spiel_runs: dict[str, list[dict[str, float]]] = {name: [] for name in OPENSPIEL_GAMES}
+    # Repeats go round every game in turn rather than one game at a time, so that a
+    # slow spell of a shared machine spreads over all the games instead of biasing one.
+    for _ in range(repeats):
+        for name in OPENSPIEL_GAMES:
+            figures = openspiel_playouts(name, seconds)
+            if figures is not None:
+                spiel_runs[name].append(figures)
+        for name, game in games.items():
+            run = random_playouts(game, seconds)
+            run.update(operation_costs(game))
+            runs[name].append(run)
+    results: dict[str, Any] = {
+        "machine": machine(),
+        "seconds": seconds,
+        "repeats": repeats,
+        "games": {},
+        "openspiel": {name: _summary(r) if r else None for name, r in spiel_runs.items()},
+    }
+    ttt = results["openspiel"]["python_tic_tac_toe"]
+    for name, game in games.items():
+        row: dict[str, Any] = {"players": game.players, **_summary(runs[name])}
+        row["peak_kib"] = peak_memory_kib(game)
         if ttt:
             row["ratio_to_python_ttt"] = row["steps_per_s"] / ttt["steps_per_s"]
         results["games"][name] = row
+    chess = results["openspiel"]["chess"]
+    if ttt and chess:
+        chess["ratio_to_python_ttt"] = chess["steps_per_s"] / ttt["steps_per_s"]
     return results
 
 
+OPENSPIEL_GAMES = ("python_tic_tac_toe", "chess")
+_OPENSPIEL_LABELS = {"python_tic_tac_toe": "OpenSpiel ttt", "chess": "OpenSpiel chess"}
+
+
+def _summary(runs: list[dict[str, float]]) -> dict[str, Any]:
+    """Medians of the repeats, the range of steps/s, and the repeats themselves."""
+    out: dict[str, Any] = {
+        key: statistics.median(r[key] for r in runs)
+        for key in runs[0]
+        if key not in ("playouts", "mean_length")
+    }
+    steps = [r["steps_per_s"] for r in runs]
+    out["steps_per_s_min"] = min(steps)
+    out["steps_per_s_max"] = max(steps)
+    if "mean_length" in runs[0]:
+        playouts = sum(r["playouts"] for r in runs)
+        out["playouts"] = playouts
+        out["mean_length"] = sum(r["mean_length"] * r["playouts"] for r in runs) / playouts
+    out["repeats"] = runs
+    return out
+
+
+def _spread(row: dict[str, Any]) -> str:
+    """The slowest and fastest repeat against the median, in percent: ``-3/+5%``."""
+    median = row["steps_per_s"]
+    low = 100 * (row["steps_per_s_min"] / median - 1)
+    high = 100 * (row["steps_per_s_max"] / median - 1)
+    return f"{low:+.0f}/{high:+.0f}%"
+
+
 def render(results: dict[str, Any]) -> Table:
+    """The results as a table that fits 80 columns; the rest is in the `--record` JSON."""
+    m = results["machine"]
+    repeats = results.get("repeats", 1)
     table = Table(
-        title=f"tianxia bench ({results['machine']['date']}, {results['machine']['cpu']})"
+        title=f"tianxia bench: median of {repeats} × {results['seconds']:g} s per game",
+        caption=(
+            f"{m['date']}; {m['cpu']}, {m['cores']} cores; Python {m['python']}. "
+            "range: the slowest and fastest repeat against the median. "
+            "apply µs, legal µs: one apply, one legal_actions on a fresh state. "
+            "KiB: peak memory of one playout. "
+            "× ttt: steps/s over OpenSpiel's Python tic-tac-toe."
+        ),
+        # One space between columns (the box's own) is what lets nine columns fit 80.
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        padding=0,
+        pad_edge=False,
     )
-    cols = (
-        "game",
-        "players",
-        "steps/s",
-        "playouts/s",
-        "mean length",
-        "apply µs",
-        "legal µs",
-        "peak KiB",
-        "× py-ttt",
-    )
-    for c in cols:
-        table.add_column(c, justify="right")
+    for col in ("game", "p", "steps/s", "range", "playouts/s", "apply µs", "legal µs", "KiB"):
+        table.add_column(col, justify="left" if col == "game" else "right", no_wrap=True)
+    table.add_column("× ttt", justify="right", no_wrap=True)
     for name, r in results["games"].items():
         ratio = r.get("ratio_to_python_ttt")
         table.add_row(
             name,
             str(r["players"]),
             f"{r['steps_per_s']:,.0f}",
+            _spread(r),
             f"{r['playouts_per_s']:,.1f}",
-            f"{r['mean_length']:.0f}",
             f"{r['apply_us']:.1f}",
             f"{r['legal_actions_us']:.1f}",
             f"{r['peak_kib']:,.0f}",
@@ -183,16 +250,17 @@ def render(results: dict[str, Any]) -> Table:
         )
     for name, r in results["openspiel"].items():
         if r:
+            ratio = r.get("ratio_to_python_ttt", 1.0 if name == "python_tic_tac_toe" else None)
             table.add_row(
-                f"open_spiel {name}",
+                _OPENSPIEL_LABELS.get(name, name),
                 "2",
                 f"{r['steps_per_s']:,.0f}",
+                _spread(r),
                 f"{r['playouts_per_s']:,.1f}",
                 "",
                 "",
                 "",
-                "",
-                "",
+                f"{ratio:.2f}" if ratio is not None else "",
             )
     return table
 
@@ -200,7 +268,12 @@ def render(results: dict[str, Any]) -> Table:
 @app.command()
 def bench(
     game: list[str] = typer.Option([], "--game", "-g", help="games to measure (default: all)"),
-    seconds: float = typer.Option(3.0, "--seconds", help="playout time per game"),
+    seconds: float = typer.Option(
+        3.0, "--seconds", help="playout time per game, split over the repeats"
+    ),
+    repeats: int = typer.Option(
+        3, "--repeats", "-r", help="measurements per game; the table shows their median"
+    ),
     players: int = typer.Option(
         0, "--players", "-p", help="player count (default: each game's smallest)"
     ),
@@ -222,7 +295,9 @@ def bench(
     names = game or tianxia.list_games()
     if seconds <= 0:
         raise typer.BadParameter("--seconds must be positive")
-    results = run_bench(names, seconds, players or None)
+    if repeats < 1:
+        raise typer.BadParameter("--repeats must be at least 1")
+    results = run_bench(names, seconds / repeats, players or None, repeats)
     console = Console()
     console.print(render(results))
     if interfaces:

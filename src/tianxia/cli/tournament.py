@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
+from rich.text import Text
 
 from tianxia.cli.app import app
 from tianxia.cli.common import load
@@ -35,8 +45,8 @@ def tournament(
 
     With fewer entrants than seats the last one fills the empty seats.
     """
-    from tianxia.play import Tournament
-    from tianxia.play.tournament import default_workers
+    from tianxia.play import GameRecord, Tournament
+    from tianxia.play.tournament import Forecast, default_workers, format_seconds
 
     if n < 1:
         raise typer.BadParameter("-n must be at least 1")
@@ -49,10 +59,22 @@ def tournament(
     except ValueError as e:
         raise typer.BadParameter(str(e)) from e
     console = Console()
-    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as bar:
-        task = bar.add_task(f"{game_name} {game.players}p", total=n)
-        result = plan.run(workers=workers or default_workers(), on_game=lambda _: bar.advance(task))
+    jobs = workers or default_workers()
+    forecast = Forecast(plan, jobs)
+    if n > 1:
+        forecast.probe()
+    with progress_bar(console) as bar:
+        task = bar.add_task(f"{game_name} {game.players}p", total=n, left=None, at=0.0)
+
+        def on_game(record: GameRecord) -> None:
+            forecast.add(record)
+            if len(forecast.done) == 1 and n > 1:
+                bar.console.print(
+                    f"first game: {format_seconds(record.seconds)}; {forecast.summary()}"
+                )
+            bar.update(task, advance=1, left=forecast.remaining(), at=time.monotonic())
+
+        result = plan.run(workers=jobs, on_game=on_game)
     table = Table(title=f"{game.info.title}: {n} games, {game.players} players, seed {seed}")
     for col in result.COLUMNS:
         table.add_column(col, justify="left" if col == "bot" else "right")
@@ -61,3 +83,37 @@ def tournament(
     console.print(table)
     for path in result.save(out):
         console.print(f"wrote {path}")
+
+
+class TimeLeftColumn(ProgressColumn):
+    """The forecast's time left, counting down between finished games.
+
+    rich's own column estimates from the last 30 s of progress, which for games longer
+    than that holds no finished game and shows nothing; the forecast prices every game
+    still to play by who sits in it instead.
+    """
+
+    def render(self, task: Task) -> Text:
+        from tianxia.play.tournament import format_seconds
+
+        if task.finished:
+            return Text("done", style="progress.remaining")
+        left = task.fields.get("left")
+        if left is None:
+            return Text("timing a game", style="progress.remaining")
+        since = time.monotonic() - float(task.fields.get("at", 0.0))
+        return Text(f"~{format_seconds(max(0.0, left - since))} left", style="progress.remaining")
+
+
+def progress_bar(console: Console) -> Progress:
+    """Games done of all, time spent and time left."""
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TimeLeftColumn(),
+        console=console,
+        transient=True,
+    )

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tianxia.core import Action, Game, State, load_game
+from tianxia.core import Action, Game, Match, State, load_game
 from tianxia.play.runner import BotSpec, play_match, shares_of_win
 
 _GAME_SEED_STRIDE = 100_003
@@ -61,6 +61,7 @@ class GameRecord:
     length: int
     stats: list[SeatStats]
     log: dict[str, Any] = field(repr=False)
+    seconds: float = 0.0
 
 
 @dataclass
@@ -211,6 +212,7 @@ def play_seating(
     spec: dict[str, Any], entrants: list[str], plan: Seating, game: Game | None = None
 ) -> GameRecord:
     """Play one planned game (run in a worker process: everything here is picklable)."""
+    start = time.perf_counter()
     if game is None:
         game = load_game(spec["game"], players=spec["players"], **spec["options"])
     stats = [SeatStats() for _ in range(game.players)]
@@ -234,7 +236,125 @@ def play_seating(
         length=len(match.log),
         stats=stats,
         log=log,
+        seconds=time.perf_counter() - start,
     )
+
+
+class Forecast:
+    """How long the rest of a tournament will take, from the games finished so far.
+
+    Seats rotate, so games differ in cost: a game with a searching bot in two seats takes
+    longer than one with it in none. Each finished game teaches the seconds per move of
+    every entrant in it, the moves per seat, and the time spent outside the bots; every
+    game still to play is then priced by who sits where, and the total is shared over
+    the processes. An entrant not seen yet is priced at the mean of those seen.
+
+    Args:
+        tournament: the plan.
+        workers: processes playing it.
+    """
+
+    def __init__(self, tournament: Tournament, workers: int = 1) -> None:
+        self.tournament = tournament
+        self.seatings = tournament.seatings()
+        self.labels = tournament.labels
+        self.probed: list[float | None] = [None] * len(self.labels)
+        self.workers = max(1, workers)
+        self.done: set[int] = set()
+        self._seconds = [0.0] * len(self.labels)
+        self._moves = [0] * len(self.labels)
+        self._seat_moves = [0] * tournament.game.players
+        self._overhead = 0.0
+
+    def probe(self) -> None:
+        """Time one move of every entrant at the first decision of game 0.
+
+        It costs one move per entrant, and prices entrants that the first games to finish
+        did not seat (with more entrants than seats, game 0 seats only some).
+        """
+        game = self.tournament.game
+        plan = self.seatings[0]
+        match = Match(game, seed=plan.seed)
+        match.resolve_chance()
+        state = match.state
+        if state.is_terminal():
+            return
+        seat = state.current_player()
+        for entrant, spec in enumerate(self.tournament.entrants):
+            bot = spec.make(game, seat, plan.seed * _BOT_SEED_STRIDE + seat)
+            start = time.perf_counter()
+            bot.act(state)
+            self.probed[entrant] = time.perf_counter() - start
+
+    def add(self, record: GameRecord) -> None:
+        """Learn from one finished game."""
+        self.done.add(record.index)
+        for seat, (entrant, st) in enumerate(zip(record.seats, record.stats, strict=True)):
+            self._seconds[entrant] += st.seconds
+            self._moves[entrant] += st.decisions
+            self._seat_moves[seat] += st.decisions
+        self._overhead += max(0.0, record.seconds - sum(st.seconds for st in record.stats))
+
+    def seconds_per_move(self, entrant: int) -> float | None:
+        """Entrant `entrant`'s mean thinking time per move: over its finished games, else
+        its probe (None: neither)."""
+        if not self._moves[entrant]:
+            return self.probed[entrant]
+        return self._seconds[entrant] / self._moves[entrant]
+
+    def game_seconds(self, seating: Seating) -> float:
+        """The predicted time of one game (0 before any game has finished)."""
+        if not self.done:
+            return 0.0
+        seen = [p for e in range(len(self.labels)) if (p := self.seconds_per_move(e)) is not None]
+        unseen = sum(seen) / len(seen) if seen else 0.0
+        n = len(self.done)
+        total = self._overhead / n
+        for seat, entrant in enumerate(seating.seats):
+            per_move = self.seconds_per_move(entrant)
+            total += self._seat_moves[seat] / n * (unseen if per_move is None else per_move)
+        return total
+
+    def remaining(self) -> float | None:
+        """Seconds until the last game ends (None until a game has finished)."""
+        if not self.done:
+            return None
+        left = [self.game_seconds(s) for s in self.seatings if s.index not in self.done]
+        if not left:
+            return 0.0
+        # No faster than the longest single game, however many processes share the rest.
+        return max(sum(left) / min(self.workers, len(left)), max(left))
+
+    def summary(self) -> str:
+        """One line: the time left and what it rests on."""
+        left = self.remaining()
+        if left is None:
+            return "no game has finished yet"
+        moves = []
+        for entrant, label in enumerate(self.labels):
+            per_move = self.seconds_per_move(entrant)
+            if per_move is not None:
+                moves.append(f"{label} {format_seconds(per_move)}")
+        games = len(self.seatings) - len(self.done)
+        processes = min(self.workers, games) if games else self.workers
+        return (
+            f"about {format_seconds(left)} left for {games} more games on {processes} "
+            f"process{'es' if processes != 1 else ''}; per move: {', '.join(moves)}"
+        )
+
+
+def format_seconds(seconds: float) -> str:
+    """`0.27 s`, `3 ms`, `41 s`, `19 min`, `2 h 05 min`: as precise as a forecast deserves."""
+    if seconds < 0.01:
+        return f"{1000 * seconds:.0f} ms"
+    if seconds < 10:
+        return f"{seconds:.2g} s"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    hours, minutes = divmod(round(seconds / 60), 60)
+    return f"{hours} h {minutes:02d} min"
 
 
 def _timed(bot: Any, stats: SeatStats) -> Callable[[State], Action]:
