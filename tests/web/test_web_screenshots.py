@@ -49,6 +49,7 @@ def test_each_board_in_a_browser(
                 page.wait_for_function(
                     "n => document.querySelectorAll('#log li').length !== n", arg=n
                 )
+        page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(300)
         _keep(page.screenshot(full_page=size == "phone"), f"web-{title}-{size}.png", tmp_path)
         page.context.close()
