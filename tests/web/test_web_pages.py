@@ -98,3 +98,22 @@ def test_a_finished_games_replay_carries_the_bots_reasons(site: Server) -> None:
     assert (
         httpx.get(f"{site.base}/api/games/{gid}/replay", params={"lang": "fr"}).status_code == 422
     )
+
+
+def test_a_move_clock_is_sent_with_its_deadline(site: Server) -> None:
+    import time
+
+    from websockets.sync.client import connect
+
+    gid = httpx.post(
+        f"{site.base}/api/games",
+        json={"game": "greatwall", "players": 2, "seats": ["open", "bot:easy"], "clock": 600},
+    ).json()["id"]
+    secret = httpx.post(f"{site.base}/api/games/{gid}/join", json={"seat": 0}).json()["secret"]
+    with connect(site.base.replace("http", "ws", 1) + f"/ws/games/{gid}") as ws:
+        ws.send(json.dumps({"type": "hello", "secret": secret}))
+        view = json.loads(ws.recv())
+        while not view.get("legal"):
+            view = json.loads(ws.recv())
+        assert view["clock"]["seconds"] == 600
+        assert 0 < view["clock"]["deadline"] - time.time() <= 600

@@ -49,10 +49,11 @@ def _take_seat(page: Page, site: Server, gid: str, seat: int, name: str) -> None
     expect(page.locator(f"#seats li.seat{seat} .tag.you")).to_be_visible()
 
 
+@pytest.mark.parametrize("title", TITLES)
 def test_two_people_on_two_browsers_play_one_game_with_a_bot(
-    site: Server, browser: Browser
+    site: Server, browser: Browser, title: str
 ) -> None:
-    gid = _new_game(site, "china", ["open", "open", "bot:random"])
+    gid = _new_game(site, title, ["open", "open", "bot:random"])
     anne, bert = browser.new_context(), browser.new_context()
     pa, pb = anne.new_page(), bert.new_page()
     _take_seat(pa, site, gid, 0, "Anne")

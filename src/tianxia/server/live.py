@@ -145,6 +145,8 @@ class LiveGame:
         self.chat: list[dict[str, Any]] = []
         self.bot_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
+        # When the seat now to move was given the move (wall clock, for the move clock).
+        self.turn_started = time.time()
 
     # --- loading ------------------------------------------------------------------------
     @classmethod
@@ -267,6 +269,10 @@ class LiveGame:
             "seat": seat,
             "seats": self.seat_list(),
         }
+        to_move = t.to_move()
+        if self.row["clock"] and running and to_move >= 0 and to_move not in t.bots:
+            clock = float(self.row["clock"])
+            msg["clock"] = {"seconds": clock, "deadline": self.turn_started + clock}
         if conn.board:
             from tianxia.web.boards import render
             from tianxia.web.i18n import gettext_for
@@ -389,6 +395,7 @@ class LiveGame:
                 m.undo()
             m.rng.setstate(rng)
             raise
+        self.turn_started = time.time()
         if status == "finished":
             await self._rate()
         return rows[0]

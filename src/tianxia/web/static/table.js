@@ -154,6 +154,8 @@ function draw(c) {
   else if (v.legal.length) status(t("Your turn") + (c.key !== "spectator" ? ` (${seatName(v, c.key)})` : ""));
   else if (typeof env.to_move === "number") status(t("Waiting for {name}", { name: seatName(v, env.to_move) }));
   else status(c.key === "spectator" ? t("Spectating") : "");
+  clockDeadline = v.clock ? v.clock.deadline : null;
+  tick();
   drawSeats(v, c);
   drawLog(v, c);
   drawScores(v);
@@ -192,6 +194,19 @@ function moveControls(c, moves) {
   }
   return out;
 }
+
+// The move clock: past it, a bot plays the seat until its player is back.
+let clockDeadline = null;
+function tick() {
+  const box = $("clock");
+  if (!clockDeadline) { box.hidden = true; return; }
+  const left = Math.max(0, Math.round(clockDeadline - Date.now() / 1000));
+  const m = Math.floor(left / 60), s = String(left % 60).padStart(2, "0");
+  box.hidden = false;
+  box.textContent = `⏱ ${m}:${s}`;
+  box.title = `${left} ${t("seconds left")}`;
+}
+setInterval(tick, 1000);
 
 function drawSeats(v, c) {
   const ul = $("seats");
