@@ -58,6 +58,7 @@ bench: $(STAMP)
 i18n: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _ --no-location --sort-output \
 	  --project Tianxia -o src/tianxia/web/locale/tianxia.pot src/tianxia/web
+	$(BIN)/python -m tianxia.web.sentences
 	for lang in nl de; do \
 	  if [ -f src/tianxia/web/locale/$$lang/LC_MESSAGES/tianxia.po ]; then \
 	    $(BIN)/pybabel update --no-fuzzy-matching -D tianxia -l $$lang -i src/tianxia/web/locale/tianxia.pot -d src/tianxia/web/locale; \

@@ -300,7 +300,7 @@ class LiveGame:
     async def act(self, conn: Connection, msg: P.Act) -> dict[str, Any]:
         """Check, apply, commit, then answer; the caller broadcasts after an accept."""
         if msg.action_id in self.replies:
-            return self.replies[msg.action_id]
+            return self._in_language(self.replies[msg.action_id], conn.lang)
         reply = await self._act(conn, msg)
         if reply["type"] == "refused":
             # A resend of an action this game took before a restart is refused as stale
@@ -316,7 +316,16 @@ class LiveGame:
                     "state_hash": done.state_hash,
                 }
         self.replies[msg.action_id] = reply
-        return reply
+        return self._in_language(reply, conn.lang)
+
+    @staticmethod
+    def _in_language(reply: dict[str, Any], lang: str) -> dict[str, Any]:
+        """A refusal's reason in the connection's language (the rule number stays)."""
+        if reply["type"] != "refused" or lang == "en":
+            return reply
+        from tianxia.web.sentences import translate_reason
+
+        return {**reply, "reason": translate_reason(reply["rule"], reply["reason"], lang)}
 
     def _refuse(self, action_id: str, code: str, rule: str, reason: str) -> dict[str, Any]:
         return {
