@@ -39,7 +39,7 @@ def _template(node: ast.AST) -> tuple[str, list[str]] | None:
         return node.value.replace("{", "{{").replace("}", "}}"), []
     if not isinstance(node, ast.JoinedStr):
         return None
-    text, values = "", []
+    text, values = "", list[str]()
     for part in node.values:
         if isinstance(part, ast.Constant):
             text += str(part.value).replace("{", "{{").replace("}", "}}")
@@ -87,7 +87,7 @@ def extract() -> Iterator[tuple[str, str, list[str], str]]:
                 if found is None:
                     continue
                 rule = pair[0].value  # type: ignore[attr-defined]
-                where = f"{path.relative_to(SRC)}:{node.lineno}"
+                where = f"{path.relative_to(SRC)}:{getattr(node, 'lineno', 0)}"
                 yield rule, found[0], found[1], where
 
 
@@ -130,7 +130,7 @@ def translate_reason(rule: str, reason: str, lang: str) -> str:
         if m is None:
             continue
         context = rule if (template, pattern) in by_rule.get(rule, []) else ANY_RULE
-        translated = t.pgettext(context, template)
+        translated = str(t.pgettext(context, template))
         if translated == template:
             return reason
         values = [m.group(f"v{i}") for i in range(len(pattern.groupindex))]
