@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group, RenderableType
-from rich.table import Table
+from rich.table import Table as Grid
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -33,9 +31,8 @@ from textual.widgets.option_list import Option
 
 import tianxia
 from tianxia.core import (
-    CHANCE,
+    JSON,
     Action,
-    Game,
     IllegalActionError,
     Match,
     NotationError,
@@ -43,9 +40,8 @@ from tianxia.core import (
     seat_name,
 )
 from tianxia.core.registry import game_class
-from tianxia.play.table import STRENGTHS, SeatPlan
-from tianxia.play.table import Table as GameTable
-from tianxia.tui.render import Context, generic, render
+from tianxia.play.table import STRENGTHS, SeatPlan, Table
+from tianxia.tui.render import Context, context, generic, render
 from tianxia.tui.render.common import seat_style
 
 if TYPE_CHECKING:
@@ -73,49 +69,48 @@ def load_saved(path: str) -> Match:
         raise ValueError(f"{path} is not a saved game (missing or bad field {e})") from e
     except (IllegalActionError, NotationError) as e:
         raise ValueError(f"{path} does not replay: {e}") from e
+    except ValueError as e:
+        raise ValueError(f"{path} is not a saved game this version can replay: {e}") from e
 
 
-@functools.lru_cache(maxsize=8)
-def _layout(game: Game) -> Mapping[str, Any]:
-    """`game.layout()` is the same in every state: built once per game, not per redraw."""
-    return game.layout()
+# One line of a log: seq (counting from 1), who decided (None: chance), the sentence as the
+# viewer may read it, and whether the viewer reads it whole.
+LogEntry = tuple[int, int | None, str, bool]
 
 
-def context(game: Game, viewer: int | None) -> Context:
-    n = game.players
-    return Context(
-        viewer=viewer,
-        players=n,
-        names=tuple(seat_name(i) for i in range(n)),
-        layout=_layout(game),
-    )
+def log_entries(events: list[JSON]) -> list[LogEntry]:
+    """A seat's events (`Table.events_for`) as log lines."""
+    return [(e["seq"], e["seat"], e["text"], e["action"] is not None) for e in events]
 
 
-def log_line(index: int, seat: int, text: str, cursor: bool = False) -> Text:
-    """One line of the game log: step, who, and the event as the viewer may read it."""
-    line = Text(f"{'▶' if cursor else ' '}{index + 1:>4} ", style="dim")
-    who = seat_name(seat)
-    line.append(f"{who:<7}", style=seat_style(seat))
-    text = text.removeprefix(f"{who}: ")
-    line.append(text, style="dim" if seat == CHANCE else "")
+def log_line(
+    seq: int, seat: int | None, text: str, whole: bool = True, cursor: bool = False
+) -> Text:
+    """One line of the game log: step and the sentence, its seat's name in its colour."""
+    line = Text(f"{'▶' if cursor else ' '}{seq:>4} ", style="dim")
+    who = "chance" if seat is None else seat_name(seat)
+    style = seat_style(-1 if seat is None else seat)
+    if text.startswith(who):
+        line.append(who, style=style)
+        text = text[len(who) :]
+    else:
+        line.append(f"{who}: ", style=style)
+    line.append(text, style="dim" if seat is None or not whole else "")
     return line
 
 
-def event_lines(events: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
-    """`(index, seat, text)` log lines from a viewer's events (`Match.events_for`)."""
-    return [(e["seq"] - 1, CHANCE if e["seat"] is None else e["seat"], e["text"]) for e in events]
-
-
-def log_window(lines: list[tuple[int, int, str]], cursor: int, around: int = 20) -> Text:
-    """The log lines near `cursor` (a replay's step), the cursor's line marked."""
+def log_window(lines: list[LogEntry], cursor: int, around: int = 20) -> Text:
+    """The log lines near `cursor` (a replay's step, counting from 0), the cursor's line marked."""
     lo = max(0, min(cursor - around, len(lines) - 2 * around))
     shown = lines[lo : lo + 2 * around + 1]
-    return Text("\n").join(log_line(i, s, x, cursor=i == cursor) for i, s, x in shown)
+    return Text("\n").join(
+        log_line(q, s, x, whole, cursor=q == cursor + 1) for q, s, x, whole in shown
+    )
 
 
 def final_scores(state: State, ctx: Context) -> RenderableType:
     """Scores and utilities per seat, with the breakdown the game publishes at the end."""
-    t = Table(title="Final scores", title_justify="left")
+    t = Grid(title="Final scores", title_justify="left")
     t.add_column("seat")
     t.add_column("score", justify="right")
     t.add_column("result", justify="right")
@@ -369,11 +364,11 @@ class SetupScreen(Screen[None]):
             match = self.loaded
             if match is None:
                 match = Match(tianxia.load_game(name, players=players, **options), seed=seed)
-            session = GameTable(match, seats, bot_seed=seed * 1009 + 17)
+            table = Table(match, seats, bot_seed=seed * 1009 + 17)
         except ValueError as e:
             self.say(str(e))
             return
-        self.tx.push_screen(GameScreen(session, bot_delay=self.tx.bot_delay))
+        self.tx.push_screen(GameScreen(table, bot_delay=self.tx.bot_delay))
         if self.loaded is not None:
             # The loaded match now belongs to the table; coming back starts afresh.
             self.loaded = None
@@ -445,15 +440,15 @@ class GameScreen(Screen[None]):
         Binding("q", "leave", "Menu"),
     ]
 
-    def __init__(self, session: GameTable, bot_delay: float = 0.3) -> None:
+    def __init__(self, table: Table, bot_delay: float = 0.3) -> None:
         super().__init__()
-        self.session = session
+        self.table = table
         self.bot_delay = bot_delay
         self.shown: int | None = None
         self._listed: State | None = None
         self._listed_actions: tuple[Action, ...] = ()
         self._over_shown = False
-        self._logged: list[tuple[int, int, str]] = []
+        self._logged: list[LogEntry] = []
         self._drawn: dict[str, Any] = {}
         self._handing_over = False
         self.message: RenderableType = ""
@@ -473,9 +468,9 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        game = self.session.game
+        game = self.table.game
         self.title = game.info.title
-        self.sub_title = f"{game.players} players, seed {self.session.match.seed}"
+        self.sub_title = f"{game.players} players, seed {self.table.match.seed}"
         # Fixed heights: a part that may change its height costs a layout pass per move.
         self.query_one("#seats", Static).styles.height = game.players
         self.query_one("#prompt", Static).styles.height = 2
@@ -485,10 +480,10 @@ class GameScreen(Screen[None]):
 
     # --- drawing ----------------------------------------------------------------
     def viewer(self) -> int | None:
-        return self.session.viewer(self.shown)
+        return self.table.viewer(self.shown)
 
     def refresh_view(self) -> None:
-        s = self.session
+        s = self.table
         state = s.state
         viewer = self.viewer()
         ctx = context(s.game, viewer)
@@ -502,7 +497,7 @@ class GameScreen(Screen[None]):
             self.query_one("#board-pane").border_title = f"the board as {who} sees it"
         if self.changed("seats", (s.to_move(), viewer)):
             self.query_one("#seats", Static).update(self.seats_table(viewer))
-        self.refresh_log(event_lines(s.events_for(viewer)))
+        self.refresh_log(log_entries(s.events_for(viewer)))
         prompt = self.query_one("#prompt", Static)
         actions = self.query_one("#actions", OptionList)
         to_move = s.to_move()
@@ -551,7 +546,7 @@ class GameScreen(Screen[None]):
         self._drawn[part] = key
         return True
 
-    def refresh_log(self, lines: list[tuple[int, int, str]]) -> None:
+    def refresh_log(self, lines: list[LogEntry]) -> None:
         """Append the new lines; rewrite the log only when earlier lines changed (undo,
         the end revealing hidden lines, another viewer in hotseat)."""
         log = self.query_one("#log", RichLog)
@@ -563,9 +558,9 @@ class GameScreen(Screen[None]):
             log.write(log_line(*line))
         self._logged = lines
 
-    def seats_table(self, viewer: int | None) -> Table:
-        s = self.session
-        t = Table.grid(padding=(0, 1))
+    def seats_table(self, viewer: int | None) -> Grid:
+        s = self.table
+        t = Grid.grid(padding=(0, 1))
         to_move = s.to_move()
         for i, plan in enumerate(s.seats):
             you = " (you)" if viewer == i else ""
@@ -577,7 +572,7 @@ class GameScreen(Screen[None]):
         return t
 
     def awaiting_human(self) -> bool:
-        s = self.session
+        s = self.table
         if not s.human_to_move() or self._handing_over:
             return False
         return not s.hotseat or self.shown == s.to_move()
@@ -590,7 +585,7 @@ class GameScreen(Screen[None]):
     # --- the flow of play ---------------------------------------------------------
     def advance(self) -> None:
         """Hand the decision to whoever is next: a bot thinks, a person gets the screen."""
-        s = self.session
+        s = self.table
         if s.state.is_terminal():
             if not self._over_shown:
                 self._over_shown = True
@@ -612,18 +607,14 @@ class GameScreen(Screen[None]):
         self.refresh_view()
 
     async def bot_move(self, state: State) -> None:
-        s = self.session
+        s = self.table
         seat = state.current_player()
-        bot = s.bots[seat]
         if self.bot_delay:
             await asyncio.sleep(self.bot_delay)
-
-        def think() -> tuple[Action, str]:
-            a = bot.act(state)
-            return a, bot.explain()
-
+        if s.state is not state:
+            return
         try:
-            action, why = await asyncio.to_thread(think)
+            state, action, why = await asyncio.to_thread(s.bot_choice, seat)
         except Exception as e:
             # A failing bot must not take the game down: the position stays, and saving
             # it keeps the case.
@@ -642,7 +633,7 @@ class GameScreen(Screen[None]):
             self.say(Text("It is not your turn to decide.", style="yellow"))
             return False
         try:
-            a = self.session.play(action)
+            a = self.table.play(action)
         except IllegalActionError as e:
             self.say(
                 Text.assemble(("Refused", "bold red"), f" — rule {e.rule}: ", (e.reason, "red"))
@@ -652,7 +643,7 @@ class GameScreen(Screen[None]):
             self.say(Text.assemble(("Not a move", "bold red"), f": {e.text!r} — {e.reason}"))
             return False
         self.message = Text(f"Played {a}", style="green")
-        if self.bot_delay or not self.session.bot_to_move():
+        if self.bot_delay or not self.table.bot_to_move():
             self.refresh_view()
         self.advance()
         return True
@@ -660,14 +651,14 @@ class GameScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#actions")
     def chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if self._listed is self.session.state and event.option_index < len(self._listed_actions):
+        if self._listed is self.table.state and event.option_index < len(self._listed_actions):
             self.play(self._listed_actions[event.option_index])
 
     @on(OptionList.OptionHighlighted, "#actions")
     def highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if self._listed is self.session.state and event.option_index < len(self._listed_actions):
+        if self._listed is self.table.state and event.option_index < len(self._listed_actions):
             a = self._listed_actions[event.option_index]
-            self.say(Text(self.session.state.explain(a), style="dim"))
+            self.say(Text(self.table.state.explain(a), style="dim"))
 
     @on(Input.Submitted, "#notation")
     def typed(self, event: Input.Submitted) -> None:
@@ -684,24 +675,25 @@ class GameScreen(Screen[None]):
         if self._handing_over:
             return
         try:
-            a = self.session.undo()
+            a = self.table.undo()
         except IllegalActionError as e:
-            self.say(Text(str(e), style="yellow"))
+            self.say(Text(e.reason, style="yellow"))
             return
         self.message = Text(f"Took back {a}", style="yellow")
         self.refresh_view()
 
     def action_why(self) -> None:
-        last = self.session.last_explanation()
+        last = self.table.last_explanation()
         if last is None:
             self.say(Text("No bot has moved yet.", style="yellow"))
             return
         seat, index, text = last
-        move = self.session.events_for(self.viewer())[index]["text"]
+        event = self.table.events_for(self.viewer(), since=index)[0]
+        move = event["action"] or event["text"]
         self.app.push_screen(MessageScreen(f"Why did {seat_name(seat)} play {move}?", text))
 
     def action_save(self) -> None:
-        m = self.session.match
+        m = self.table.match
         default = f"tianxia-{m.game.NAME}-{m.seed}.json"
         self.app.push_screen(PathPrompt("Save the game (the match log) to", default), self.save)
 
@@ -709,16 +701,16 @@ class GameScreen(Screen[None]):
         if path is None:
             return
         try:
-            self.session.save(path)
+            self.table.save(path)
         except OSError as e:
             self.say(Text(f"Not saved: cannot write {path}: {e.strerror or e}", style="red"))
             return
         self.say(Text(f"Saved to {Path(path)}", style="green"))
 
     def action_game_over(self) -> None:
-        state = self.session.state
+        state = self.table.state
         if state.is_terminal():
-            ctx = context(self.session.game, None)
+            ctx = context(self.table.game, None)
             self.app.push_screen(MessageScreen("Game over", final_scores(state, ctx)))
 
     def action_leave(self) -> None:
@@ -742,6 +734,7 @@ class ReplayScreen(Screen[None]):
         self.match = match
         self.step = 0
         self.viewer: int | None = None
+        self._lines: dict[int | None, list[LogEntry]] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -777,9 +770,14 @@ class ReplayScreen(Screen[None]):
         if state.is_terminal():
             parts.append(final_scores(state, ctx))
         self.query_one("#replay-status", Static).update(Group(*parts))
-        # A replay is of a whole game: every event is read whole.
-        lines = [(i, m.seat_of(i), m.event(i).text) for i in range(len(m.log))]
-        self.query_one("#log", Static).update(log_window(lines, self.step))
+        self.query_one("#log", Static).update(log_window(self.lines(), self.step))
+
+    def lines(self) -> list[LogEntry]:
+        """The record as the chosen viewer reads it (a finished game shows every line)."""
+        key = self.viewer
+        if key not in self._lines:
+            self._lines[key] = log_entries(self.match.events_for(self.viewer))
+        return self._lines[key]
 
     def action_step(self, delta: int) -> None:
         self.step = max(0, min(len(self.match.log), self.step + delta))

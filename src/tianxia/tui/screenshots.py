@@ -15,8 +15,7 @@ from pathlib import Path
 
 import tianxia
 from tianxia.core import Match
-from tianxia.play.table import SeatPlan
-from tianxia.play.table import Table as GameTable
+from tianxia.play.table import SeatPlan, Table
 from tianxia.tui.app import TianxiaApp
 from tianxia.tui.screens import GameScreen, playable_games
 
@@ -48,11 +47,11 @@ def middle_position(name: str, seed: int = 7, fraction: float = 0.4) -> Match:
 async def shoot(name: str, folder: Path, seed: int = 7) -> Path:
     match = middle_position(name, seed)
     seats = [SeatPlan("human")] + [SeatPlan("bot", "random")] * (match.game.players - 1)
-    session = GameTable(match, seats, bot_seed=seed)
+    table = Table(match, seats, bot_seed=seed)
     app = TianxiaApp(game=name, bot_delay=3600)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await app.push_screen(GameScreen(session, bot_delay=3600))
+        await app.push_screen(GameScreen(table, bot_delay=3600))
         await pilot.pause()
         path = folder / f"{name}.svg"
         app.save_screenshot(filename=path.name, path=str(folder))
