@@ -14,13 +14,15 @@ from typing import Any
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import OptionList, RichLog, Select, Static
+from textual.widgets import Input, OptionList, RichLog, Select, Static
 
 import tianxia
 from tianxia.core import Match
 from tianxia.play.table import SeatPlan, Table
 from tianxia.tui import TianxiaApp
 from tianxia.tui.screens import (
+    DEFAULT_SAVE,
+    Confirm,
     GameScreen,
     HandOverScreen,
     MessageScreen,
@@ -186,7 +188,7 @@ async def test_save_load_and_replay_step_by_step(
     app = TianxiaApp(game="highcard", seats=["human", "random"], seed=11, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         table = await start(app, pilot)
-        await pilot.press("s")
+        await pilot.press("ctrl+s")
         assert isinstance(app.screen, PathPrompt)
         await type_in(pilot, "hc.json")  # replaces the proposed name, which is selected
         await pilot.press("enter")
@@ -222,7 +224,7 @@ async def test_save_load_and_replay_step_by_step(
         assert table.table.state.is_terminal()
         table.table.save(path)
         final = Match.load(path)
-        await pilot.press("escape", "q")  # close the scores, back to the set-up
+        await pilot.press("escape", "escape")  # close the scores, back to the set-up
         setup = app.screen
         assert isinstance(setup, SetupScreen)
         assert setup.loaded is None, "the loaded game is not started twice"
@@ -258,7 +260,7 @@ async def test_why_shows_the_bots_reasons() -> None:
         table = await start(app, pilot)
         seat, _index, text = table.table.last_explanation() or (None, None, "")
         assert seat == 0 and text
-        await pilot.press("w")
+        await pilot.press("ctrl+y")
         assert isinstance(app.screen, MessageScreen)
         assert "Why did P1 play" in plain(app.screen.query_one(".dialog-title", Static))
         assert text in plain(app.screen.query_one("#message-body", Static))
@@ -337,3 +339,66 @@ async def test_a_move_is_chosen_with_the_mouse() -> None:
         await settle(app, pilot)
         assert str(table.table.match.log[2]) == "swap"
         assert table.table.match.seat_of(2) == 0
+
+
+@sync
+async def test_leaving_mid_game_asks_and_saves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = TianxiaApp(game="highcard", seats=["human", "random"], seed=3, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        await pilot.press("escape")
+        assert isinstance(app.screen, Confirm), "leaving a game in progress asks first"
+        await pilot.press("escape")  # stay
+        assert app.screen is table
+        await pilot.press("escape")
+        await pilot.click("#yes")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        saved = Match.load(tmp_path / DEFAULT_SAVE)
+        assert saved.log == table.table.match.log
+        assert "Saved the game to" in text_of(app, "#setup-message")
+
+
+@sync
+async def test_typing_a_move_never_fires_a_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = TianxiaApp(game="highcard", seats=["human", "random"], seed=5, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        await type_in(pilot, "swap")  # s, w: once save and why
+        assert app.screen is table
+        assert table.query_one("#notation", Input).value == "swap"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "swap" in [str(a) for a in table.table.match.log]
+        assert not (tmp_path / DEFAULT_SAVE).exists()
+
+
+@sync
+async def test_help_and_the_rules_are_one_key_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "older.json").write_text("{}")
+    app = TianxiaApp(game="highcard", seats=["human", "random"], seed=5, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        await pilot.press("f1")
+        assert isinstance(app.screen, MessageScreen)
+        assert "Ctrl-Z" in plain(app.screen.query_one("#message-body", Static))
+        await pilot.press("escape", "ctrl+r")
+        assert isinstance(app.screen, MessageScreen)
+        assert "docs/rules/highcard.md" in plain(app.screen.query_one("#message-body", Static))
+        await pilot.press("escape", "ctrl+s")
+        assert isinstance(app.screen, PathPrompt)
+        # Save and load propose the same name, and list the saved games to pick from.
+        assert app.screen.query_one("#path", Input).value == DEFAULT_SAVE
+        files = app.screen.query_one("#files", OptionList)
+        assert [str(o.prompt) for o in files.options] == ["older.json"]
+        await pilot.press("escape")
+        assert app.screen is table

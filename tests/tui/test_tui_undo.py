@@ -284,9 +284,9 @@ async def test_undo_key_in_the_app_takes_back_and_refuses_with_a_message() -> No
         start = s.state
         await pilot.press("enter")  # the first legal action: add
         assert str(s.match.log[-1]) == "add"
-        await pilot.press("u")
+        await pilot.press("ctrl+z")
         assert s.state == start
-        await pilot.press("u")
+        await pilot.press("ctrl+z")
         assert s.state == start
         message = str(screen.query_one("#message").render())
         assert "nothing of yours to undo" in message

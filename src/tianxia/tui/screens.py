@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group, RenderableType
+from rich.markdown import Markdown
 from rich.table import Table as Grid
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -48,6 +49,24 @@ if TYPE_CHECKING:
     from tianxia.tui.app import TianxiaApp
 
 SEAT_CHOICES = ["human", *STRENGTHS]
+# The one file name load, save and the autosave propose.
+DEFAULT_SAVE = "tianxia-game.json"
+RULES = Path(__file__).resolve().parents[3] / "docs" / "rules"
+HELP = """\
+Choose an action with the arrow keys and Enter, or click it.
+Type a move's notation: just start typing (or press /), Enter plays it,
+Escape goes back to the list.
+
+Ctrl-Z   undo your last action (the table's one rule: your own action,
+         while you still decide, that revealed nothing; never past
+         chance or another seat's decision)
+Ctrl-S   save the match (one file name everywhere: tianxia-game.json)
+Ctrl-Y   why did the last bot play what it played?
+Ctrl-G   the final scores again, once the game is over
+Ctrl-R   this game's rules (docs/rules/<game>.md)
+F1       this help
+Escape   back to the set-up screen (asks first, and saves the game)
+Ctrl-Q   quit Tianxia (the game in progress is saved first)"""
 # Keys of a final observation shown with the scores (besides any naming scores or a breakdown).
 FINAL_KEYS = ("final", "result", "results", "winners", "winner", "all_money", "ended", "end")
 
@@ -144,6 +163,10 @@ class PathPrompt(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label(self.title_text)
             yield Input(value=self.default, id="path")
+            saved = saved_files()
+            if saved:
+                yield Label("Saved games here (Tab, then Enter picks one):", classes="muted")
+                yield OptionList(*[Option(name, id=name) for name in saved], id="files")
             with Horizontal(classes="buttons"):
                 yield Button("OK", id="ok", variant="primary")
                 yield Button("Cancel", id="cancel")
@@ -154,9 +177,54 @@ class PathPrompt(ModalScreen[str | None]):
         text = self.query_one("#path", Input).value.strip()
         self.dismiss(text or None)
 
+    @on(OptionList.OptionSelected, "#files")
+    def picked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
+
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def saved_files(folder: Path | None = None, limit: int = 12) -> list[str]:
+    """The JSON files of `folder` (the working folder), newest first: the file picker."""
+    here = folder or Path.cwd()
+    try:
+        files = [p for p in here.glob("*.json") if p.is_file()]
+    except OSError:
+        return []
+    files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    return [p.name for p in files[:limit]]
+
+
+class Confirm(ModalScreen[bool]):
+    """A yes/no question; Escape says no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "no", "Stay")]
+
+    def __init__(self, title: str, body: str, yes: str) -> None:
+        super().__init__()
+        self.title_text, self.body, self.yes = title, body, yes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.body)
+            with Horizontal(classes="buttons"):
+                yield Button(self.yes, id="yes", variant="warning")
+                yield Button("Stay", id="no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    @on(Button.Pressed, "#yes")
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def action_no(self) -> None:
+        self.dismiss(False)
 
 
 class MessageScreen(ModalScreen[None]):
@@ -380,7 +448,7 @@ class SetupScreen(Screen[None]):
 
     @on(Button.Pressed, "#load")
     def ask_load(self) -> None:
-        self.tx.push_screen(PathPrompt("Load a saved game from", "tianxia-game.json"), self.load)
+        self.tx.push_screen(PathPrompt("Load a saved game from", DEFAULT_SAVE), self.load)
 
     async def load(self, path: str | None) -> None:
         if path is None:
@@ -409,9 +477,7 @@ class SetupScreen(Screen[None]):
 
     @on(Button.Pressed, "#replay")
     def ask_replay(self) -> None:
-        self.tx.push_screen(
-            PathPrompt("Replay a saved game from", "tianxia-game.json"), self.replay
-        )
+        self.tx.push_screen(PathPrompt("Replay a saved game from", DEFAULT_SAVE), self.replay)
 
     def replay(self, path: str | None) -> None:
         if path is None:
@@ -432,12 +498,15 @@ class GameScreen(Screen[None]):
     """The table: board, the decision with its legal actions, the log and the seats."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("u", "undo", "Undo"),
-        Binding("s", "save", "Save"),
-        Binding("w", "why", "Why?"),
-        Binding("slash", "notation", "Type a move"),
-        Binding("g", "game_over", "Scores", show=False),
-        Binding("q", "leave", "Menu"),
+        # Letters type a move (see `on_key`), so the commands sit on keys no notation uses.
+        Binding("ctrl+z", "undo", "Undo"),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+y", "why", "Why?"),
+        Binding("slash", "notation", "Type a move", show=False),
+        Binding("ctrl+g", "game_over", "Scores", show=False),
+        Binding("f1", "help", "Help"),
+        Binding("ctrl+r", "rules", "Rules"),
+        Binding("escape", "leave", "Menu"),
     ]
 
     def __init__(self, table: Table, bot_delay: float = 0.3) -> None:
@@ -462,7 +531,11 @@ class GameScreen(Screen[None]):
                 yield Static(id="seats")
                 yield Static(id="prompt")
                 yield OptionList(id="actions")
-                yield Input(placeholder="type a move's notation, Enter plays it", id="notation")
+                yield Input(
+                    placeholder="type a move (just start typing), Enter plays it",
+                    id="notation",
+                    select_on_focus=False,
+                )
                 yield Static(id="message")
         yield RichLog(id="log", wrap=False, markup=False, auto_scroll=True)
         yield Footer()
@@ -667,6 +740,19 @@ class GameScreen(Screen[None]):
             self.query_one("#actions", OptionList).focus()
 
     # --- keys -------------------------------------------------------------------------
+    def on_key(self, event: events.Key) -> None:
+        """A letter or digit typed on the table starts typing a move, never a command."""
+        if isinstance(self.focused, Input) or not self.awaiting_human():
+            return
+        ch = event.character
+        if ch is None or not event.is_printable or ch in "/ ":
+            return
+        box = self.query_one("#notation", Input)
+        box.focus()
+        box.insert_text_at_cursor(ch)
+        event.stop()
+        event.prevent_default()
+
     def action_notation(self) -> None:
         if self.awaiting_human():
             self.query_one("#notation", Input).focus()
@@ -693,9 +779,9 @@ class GameScreen(Screen[None]):
         self.app.push_screen(MessageScreen(f"Why did {seat_name(seat)} play {move}?", text))
 
     def action_save(self) -> None:
-        m = self.table.match
-        default = f"tianxia-{m.game.NAME}-{m.seed}.json"
-        self.app.push_screen(PathPrompt("Save the game (the match log) to", default), self.save)
+        self.app.push_screen(
+            PathPrompt("Save the game (the match log) to", DEFAULT_SAVE), self.save
+        )
 
     def save(self, path: str | None) -> None:
         if path is None:
@@ -713,8 +799,55 @@ class GameScreen(Screen[None]):
             ctx = context(self.table.game, None)
             self.app.push_screen(MessageScreen("Game over", final_scores(state, ctx)))
 
+    def action_help(self) -> None:
+        self.app.push_screen(MessageScreen("Keys", Text(HELP)))
+
+    def action_rules(self) -> None:
+        name = self.table.game.NAME
+        path = RULES / f"{name}.md"
+        try:
+            body: RenderableType = Markdown(path.read_text(encoding="utf-8"))
+        except OSError:
+            body = Text(f"The rules of {name} are in docs/rules/{name}.md (not found here).")
+        self.app.push_screen(MessageScreen(f"Rules: {self.table.game.info.title}", body))
+
+    def autosave(self, path: str = DEFAULT_SAVE) -> Path | None:
+        """Write the game in progress to `path`; None when there is nothing to keep."""
+        if not self.table.match.log:
+            return None
+        try:
+            self.table.save(path)
+        except OSError:
+            return None
+        return Path(path)
+
     def action_leave(self) -> None:
+        """Back to the set-up screen; a game in progress is left only when confirmed, and
+        saved first."""
+        if isinstance(self.focused, Input):
+            self.focused.value = ""
+            self.query_one("#actions", OptionList).focus()
+            return
+        if self.table.state.is_terminal() or not self.table.match.log:
+            self.app.pop_screen()
+            return
+        self.app.push_screen(
+            Confirm(
+                "Leave this game?",
+                f"It is saved to {DEFAULT_SAVE}; Load saved game continues it.",
+                "Save and leave",
+            ),
+            self.left,
+        )
+
+    def left(self, sure: bool | None) -> None:
+        if not sure:
+            return
+        path = self.autosave()
         self.app.pop_screen()
+        setup = self.app.screen
+        if path is not None and isinstance(setup, SetupScreen):
+            setup.say(f"Saved the game to {path}", error=False)
 
 
 class ReplayScreen(Screen[None]):
