@@ -183,3 +183,23 @@ def test_play_undoes_by_the_tables_one_rule_and_shows_the_seats_events(tmp_path:
     assert out.output.count("TABLE-2: nothing of yours to undo") == 2
     saved = json.loads(save.read_text())
     assert saved["log"][-2:] == ["draw", saved["log"][-1]] and saved["log"][-1].startswith("deal")
+
+
+def test_version_is_printed() -> None:
+    import tianxia
+
+    out = runner.invoke(app, ["--version"])
+    assert out.exit_code == 0 and out.output.strip() == f"tianxia {tianxia.__version__}"
+
+
+def test_tournaments_and_autosaves_write_where_git_ignores() -> None:
+    import inspect
+    import subprocess
+
+    from tianxia.cli.tournament import tournament
+
+    out = inspect.signature(tournament).parameters["out"].default.default
+    root = Path(__file__).resolve().parents[2]
+    for path in (Path(out) / "results.json", Path("tianxia-game.json")):
+        done = subprocess.run(["git", "check-ignore", "-q", str(path)], cwd=root, check=False)
+        assert done.returncode == 0, f"{path} is not git-ignored"

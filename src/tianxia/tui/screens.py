@@ -71,6 +71,13 @@ Ctrl-Q   quit Tianxia (the game in progress is saved first)"""
 FINAL_KEYS = ("final", "result", "results", "winners", "winner", "all_money", "ended", "end")
 
 
+def option_text(value: Any) -> str:
+    """An option's value as the command line writes it: `on`/`off`, not True/False."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
 def playable_games() -> list[str]:
     """The registered games, in the registry's order."""
     return tianxia.list_games()
@@ -369,7 +376,7 @@ class SetupScreen(Screen[None]):
                 Horizontal(
                     Label(f"{spec.name}", classes="option-name"),
                     Select(
-                        [(str(c), str(i)) for i, c in enumerate(spec.choices)],
+                        [(option_text(c), str(i)) for i, c in enumerate(spec.choices)],
                         value=str(index),
                         allow_blank=False,
                         id=f"opt-{spec.name}",

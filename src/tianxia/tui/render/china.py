@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tianxia.tui.render import Context
-from tianxia.tui.render.common import Canvas, colour, scale, seat_chip, seat_style
+from tianxia.tui.render.common import Canvas, colour, plural, scale, seat_chip, seat_style
 
 WIDTH, HEIGHT = 78, 27
 FREE = "○"
@@ -156,7 +156,7 @@ def render(obs: Any, ctx: Context) -> RenderableType:
     cards.add_row("Display", _cards(obs.get("display")))
     cards.add_row(
         "Deck",
-        Text(f"{obs['deck']} cards, run out {obs.get('exhaustions', 0)} time(s)"),
+        Text(f"{plural(obs['deck'], 'card')}, run out {plural(obs.get('exhaustions', 0), 'time')}"),
     )
     cards.add_row("Discards", _cards(obs.get("discards")))
     parts: list[RenderableType] = [head, pending, board_map(obs, ctx), cards]

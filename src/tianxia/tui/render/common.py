@@ -37,6 +37,11 @@ def seat_chip(seat: int) -> Text:
     return Text(str(seat + 1), style=f"bold white on {SEAT_BG[seat % len(SEAT_BG)]}")
 
 
+def plural(n: int, noun: str) -> str:
+    """`1 card`, `3 cards`."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def colour(name: str) -> str:
     return COLOURS.get(str(name).lower(), "white")
 

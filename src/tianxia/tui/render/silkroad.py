@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tianxia.tui.render import Context
-from tianxia.tui.render.common import Canvas, colour, seat_chip, seat_style
+from tianxia.tui.render.common import Canvas, colour, plural, seat_chip, seat_style
 
 PER_ROW = 20
 CELL = 4
@@ -160,11 +160,12 @@ def render(obs: Any, ctx: Context) -> RenderableType:
         info.add_row("Carrying out", what)
     info.add_row(
         "Pile",
-        f"{obs['pile']} cards ({obs['pile_bazaars']} bazaars), reshuffled {obs['reshuffles']}×",
+        f"{plural(obs['pile'], 'card')} ({plural(obs['pile_bazaars'], 'bazaar')}), "
+        f"reshuffled {obs['reshuffles']}×",
     )
     discard = obs.get("discard") or []
     info.add_row(
-        "Discard", f"{len(discard)} cards" + (f", top #{discard[-1] + 1}" if discard else "")
+        "Discard", plural(len(discard), "card") + (f", top #{discard[-1] + 1}" if discard else "")
     )
     info.add_row("Bazaar row", str(obs["bazaar_marker"]))
     info.add_row("Next city to pay", str(obs.get("milestone") or "all paid"))
