@@ -34,7 +34,7 @@ def expected(name: str, obs: dict[str, Any]) -> list[str]:
     if name == "mandarin":
         return ["rat", "ox", "tiger", "pig", f"dispenser: {obs['dispenser']}"]
     if name == "silkroad":
-        return ["Samarkand", "Venedig"] + [m["colour"] for m in obs["merchants"]]
+        return ["Samarkand", "Venice"] + [m["colour"] for m in obs["merchants"]]
     return []
 
 

@@ -129,7 +129,7 @@ class TextTable:
             return
         from tianxia.tui.render import context, render
 
-        ctx = context(t.game, viewer)
+        ctx = context(t.game, viewer, over=t.state.is_terminal())
         self.console.print(render(t.game.NAME, t.state.observation(viewer), ctx))
 
     def show_actions(self) -> None:

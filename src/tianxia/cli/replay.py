@@ -53,7 +53,13 @@ def replay(
         else:
             from tianxia.tui.render import context, render
 
-            console.print(render(full.game.NAME, state.observation(None), context(full.game, None)))
+            console.print(
+                render(
+                    full.game.NAME,
+                    state.observation(None),
+                    context(full.game, None, over=state.is_terminal()),
+                )
+            )
     console.print(f"after {steps} of {len(full.log)} actions:")
     console.print(scores_table(full.game, state))
     if state.is_terminal():

@@ -135,25 +135,52 @@ def log_window(lines: list[LogEntry], cursor: int, around: int = 20) -> Text:
 
 
 def final_scores(state: State, ctx: Context) -> RenderableType:
-    """Scores and utilities per seat, with the breakdown the game publishes at the end."""
+    """Scores and utilities per seat, with what the game publishes at the end: a value per
+    seat becomes a column, a breakdown per seat its columns, anything else a named line."""
+    obs = state.observation(None)
+    extra: dict[str, list[Any]] = {}
+    notes: list[Text] = []
+    if isinstance(obs, dict):
+        for key, value in obs.items():
+            if key == "scores" or not ("breakdown" in key or "scor" in key or key in FINAL_KEYS):
+                continue
+            label = "how it ended" if key in ("end", "ended") else key.replace("_", " ")
+            if isinstance(value, list) and len(value) == ctx.players:
+                if all(isinstance(v, dict) for v in value):
+                    for part in value[0]:
+                        extra[part] = [v.get(part) for v in value]
+                    continue
+                if all(generic.is_scalar(v) for v in value):
+                    extra[label] = value
+                    continue
+            if value is None or value == []:
+                continue
+            if key in ("winners", "winner"):
+                seats = value if isinstance(value, list) else [value]
+                notes.append(Text(f"{label}: " + ", ".join(ctx.name(w) for w in seats)))
+            else:
+                notes.append(Text.assemble(f"{label}: ", generic.inline(key, value, ctx)))
     t = Grid(title="Final scores", title_justify="left")
     t.add_column("seat")
     t.add_column("score", justify="right")
     t.add_column("result", justify="right")
+    for label in extra:
+        t.add_column(label, justify="right")
     scores, returns = state.scores(), state.returns()
     best = max(returns) if returns else 0.0
     for i in range(ctx.players):
         mark = " ★" if returns[i] == best else ""
+        cells = [
+            f"{column[i]:g}" if isinstance(column[i], float) else str(column[i])
+            for column in extra.values()
+        ]
         t.add_row(
-            Text(ctx.name(i) + mark, style=seat_style(i)), f"{scores[i]:g}", f"{returns[i]:+.2f}"
+            Text(ctx.name(i) + mark, style=seat_style(i)),
+            f"{scores[i]:g}",
+            f"{returns[i]:+.2f}",
+            *cells,
         )
-    parts: list[RenderableType] = [t]
-    obs = state.observation(None)
-    if isinstance(obs, dict):
-        for key, value in obs.items():
-            if "breakdown" in key or "scor" in key or key in FINAL_KEYS:
-                parts.append(generic.block(key, value, ctx))
-    return Group(*parts)
+    return Group(t, *notes)
 
 
 class PathPrompt(ModalScreen[str | None]):
@@ -501,8 +528,17 @@ class SetupScreen(Screen[None]):
         self.tx.exit()
 
 
+# Below these sizes the side pane narrows and the log shortens, so that an 80x24
+# terminal still shows a legible board.
+WIDTH_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+HEIGHT_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+
+
 class GameScreen(Screen[None]):
     """The table: board, the decision with its legal actions, the log and the seats."""
+
+    HORIZONTAL_BREAKPOINTS = WIDTH_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = HEIGHT_BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Letters type a move (see `on_key`), so the commands sit on keys no notation uses.
@@ -566,7 +602,7 @@ class GameScreen(Screen[None]):
         s = self.table
         state = s.state
         viewer = self.viewer()
-        ctx = context(s.game, viewer)
+        ctx = context(s.game, viewer, over=state.is_terminal())
         my_turn = self.awaiting_human()
         if my_turn:
             ctx = dataclasses.replace(ctx, highlight=tuple(map(str, state.legal_actions())))
@@ -803,7 +839,7 @@ class GameScreen(Screen[None]):
     def action_game_over(self) -> None:
         state = self.table.state
         if state.is_terminal():
-            ctx = context(self.table.game, None)
+            ctx = context(self.table.game, None, over=True)
             self.app.push_screen(MessageScreen("Game over", final_scores(state, ctx)))
 
     def action_help(self) -> None:
@@ -860,6 +896,9 @@ class GameScreen(Screen[None]):
 class ReplayScreen(Screen[None]):
     """A saved game step by step, from any seat's view or a spectator's."""
 
+    HORIZONTAL_BREAKPOINTS = WIDTH_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = HEIGHT_BREAKPOINTS
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,n", "step(1)", "Next"),
         Binding("left,p", "step(-1)", "Back"),
@@ -893,7 +932,7 @@ class ReplayScreen(Screen[None]):
     def refresh_view(self) -> None:
         m = self.match
         state = m.history[self.step]
-        ctx = context(m.game, self.viewer)
+        ctx = context(m.game, self.viewer, over=state.is_terminal())
         self.query_one("#board", Static).update(
             render(m.game.NAME, state.observation(self.viewer), ctx)
         )

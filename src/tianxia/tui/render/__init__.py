@@ -29,6 +29,7 @@ class Context:
         names: display names per seat.
         highlight: notation of actions open now (renderers may mark their targets).
         layout: the game's printed, unchanging parts (`Game.layout()`): map, track, cards.
+        over: the game has ended (nobody's turn is marked any more).
     """
 
     viewer: int | None
@@ -36,6 +37,7 @@ class Context:
     names: tuple[str, ...] = ()
     highlight: tuple[str, ...] = field(default_factory=tuple)
     layout: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    over: bool = False
 
     def name(self, seat: Any) -> str:
         if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.names):
@@ -66,7 +68,9 @@ def _layout(game: Game) -> Mapping[str, Any]:
     return game.layout()
 
 
-def context(game: Game, viewer: int | None, highlight: tuple[str, ...] = ()) -> Context:
+def context(
+    game: Game, viewer: int | None, highlight: tuple[str, ...] = (), over: bool = False
+) -> Context:
     """The context every face draws `game` with: seats named P1, P2..., the game's layout."""
     n = game.players
     return Context(
@@ -75,6 +79,7 @@ def context(game: Game, viewer: int | None, highlight: tuple[str, ...] = ()) -> 
         names=tuple(seat_name(i) for i in range(n)),
         highlight=highlight,
         layout=_layout(game),
+        over=over,
     )
 
 
