@@ -209,3 +209,23 @@ def test_the_silk_road_names_its_cities_in_english_and_start_spaces_by_letter() 
     assert silkroad.where(-2) == "start A" and silkroad.where(0) == "start C"
     assert silkroad.where(17) == "@17" and silkroad.where(None) == "not placed yet"
     assert "@-" not in text
+
+
+def test_a_seat_table_where_narrow_reads_one_line_per_seat_coloured_by_its_name() -> None:
+    from rich.table import Table as Grid
+
+    from tianxia.tui.render.common import NARROW, Stacked
+
+    t = Grid(title="Seats")
+    t.add_column("seat")
+    t.add_column("silver")
+    t.add_row(Text("P1", style="bold red"), "24")
+    console = Console(width=NARROW - 1, file=io.StringIO())
+    heading, line = list(Stacked(t).__rich_console__(console, console.options))
+    assert isinstance(heading, Text) and heading.plain == "Seats"
+    assert isinstance(line, Text) and line.plain == "P1  silver 24"
+    assert not line.style and [(s.start, s.end) for s in line.spans if s.style == "bold red"] == [
+        (0, 2)
+    ]
+    wide = Console(width=NARROW, file=io.StringIO())
+    assert list(Stacked(t).__rich_console__(wide, wide.options)) == [t]

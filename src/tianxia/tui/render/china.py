@@ -71,7 +71,8 @@ def board_map(obs: dict[str, Any], ctx: Context, width: int = WIDTH) -> Text:
             chip = seat_chip(owner)
             c.put(x, y, chip.plain, chip.style)
         elif f["name"] in targets:
-            c.put(x, y, field_number(f["name"]), f"bold reverse {colour(province['colour'])}")
+            # Underlined, not reversed: a block of colour is a house.
+            c.put(x, y, field_number(f["name"]), f"bold underline {colour(province['colour'])}")
         else:
             c.put(x, y, field_number(f["name"]), f"bold {colour(province['colour'])}")
         if f["name"] in forts:
@@ -108,8 +109,8 @@ def legend(ctx: Context) -> Text:
     t.append(" an emissary  ")
     t.append("·", style="grey42")
     t.append(" a road  ")
-    t.append("3", style="bold reverse")
-    t.append(" open to you now")
+    t.append("3", style="bold underline")
+    t.append(" underlined: open to you now")
     return t
 
 

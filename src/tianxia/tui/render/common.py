@@ -42,7 +42,10 @@ def seat_chip(seat: int) -> Text:
     """A seat's piece on a board: its number, white on its colour."""
     if seat < 0:
         return Text("?", style="bold white on grey30")
-    return Text(str(seat + 1), style=f"bold white on {SEAT_BG[seat % len(SEAT_BG)]}")
+    bg = SEAT_BG[seat % len(SEAT_BG)]
+    # White on the light colours cannot be read; black can.
+    ink = "black" if bg in ("green", "yellow", "cyan") else "white"
+    return Text(str(seat + 1), style=f"bold {ink} on {bg}")
 
 
 def plural(n: int, noun: str) -> str:
@@ -170,7 +173,9 @@ class Stacked:
         columns = [list(c.cells) for c in self.table.columns]
         headers = [as_text(c.header) for c in self.table.columns]
         for row in range(self.table.row_count):
-            line = as_text(columns[0][row]).copy()
+            # Appended, not copied: the seat's colour stays on its name alone.
+            line = Text()
+            line.append_text(as_text(columns[0][row]))
             for header, cells in zip(headers[1:], columns[1:], strict=True):
                 value = as_text(cells[row])
                 if not value.plain.strip():
