@@ -41,7 +41,7 @@ def replay(
     try:
         full = load_save(file)
     except ValueError as e:
-        console.print(f"[red]cannot replay[/red] {e}", highlight=False, soft_wrap=True)
+        console.print(f"[red]cannot replay:[/red] {e}", highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
     steps = len(full.log) if upto < 0 else min(upto, len(full.log))
     for event in full.events_for(None)[:steps]:
