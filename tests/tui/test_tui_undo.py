@@ -284,6 +284,8 @@ async def test_undo_key_in_the_app_takes_back_and_refuses_with_a_message() -> No
         start = s.state
         await pilot.press("enter")  # the first legal action: add
         assert str(s.match.log[-1]) == "add"
+        # The prompt names the key that undoes (letters type a move, so it is Ctrl-Z).
+        assert "(Ctrl-Z undoes)" in str(screen.query_one("#prompt").render())
         await pilot.press("ctrl+z")
         assert s.state == start
         await pilot.press("ctrl+z")

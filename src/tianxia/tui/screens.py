@@ -628,7 +628,7 @@ class GameScreen(Screen[None]):
                 Text.assemble(
                     (seat_name(to_move), seat_style(to_move)),
                     f" to decide: {n} legal action{'s' if n != 1 else ''}",
-                    " (u undoes)" if s.can_undo() else "",
+                    " (Ctrl-Z undoes)" if s.can_undo() else "",
                 )
             )
         elif s.is_human(to_move):
@@ -734,7 +734,7 @@ class GameScreen(Screen[None]):
         except Exception as e:
             # A failing bot must not take the game down: the position stays, and saving
             # it keeps the case.
-            self.say(Text(f"{seat_name(seat)}'s bot failed: {e!r}. Save the game (s).", "red"))
+            self.say(Text(f"{seat_name(seat)}'s bot failed: {e!r}. Save the game (Ctrl-S).", "red"))
             return
         if s.play_bot(seat, state, action, why):
             # Without a pause between bot moves nobody could follow them, so the table is
