@@ -23,7 +23,7 @@ from tianxia.play.table import SeatPlan, Table
 from tianxia.tui import TianxiaApp
 from tianxia.tui.render import Context, china, context, emperor, mandarin, render, silkroad
 from tianxia.tui.render.common import scale
-from tianxia.tui.screens import GameScreen, MessageScreen, final_scores
+from tianxia.tui.screens import GameScreen, MessageScreen, ReplayScreen, final_scores
 from tianxia.tui.screenshots import SIZES, middle_position, screen_text
 
 GAMES = ["china", "greatwall", "emperor", "mandarin", "silkroad"]
@@ -229,3 +229,20 @@ def test_a_seat_table_where_narrow_reads_one_line_per_seat_coloured_by_its_name(
     ]
     wide = Console(width=NARROW, file=io.StringIO())
     assert list(Stacked(t).__rich_console__(wide, wide.options)) == [t]
+
+
+@sync
+async def test_home_and_end_step_a_replay_whose_board_scrolls() -> None:
+    match = finished("china")
+    app = TianxiaApp(game="china", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = ReplayScreen(match)
+        await app.push_screen(screen)
+        await pilot.pause()
+        await pilot.click("#board-pane")
+        await pilot.press("end")
+        assert screen.step == len(match.log)
+        assert "Final scores" in screen_text(app)
+        await pilot.press("home")
+        assert screen.step == 0

@@ -900,10 +900,12 @@ class ReplayScreen(Screen[None]):
     VERTICAL_BREAKPOINTS = HEIGHT_BREAKPOINTS
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,n", "step(1)", "Next"),
-        Binding("left,p", "step(-1)", "Back"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
+        # Before the board pane's own keys: a board taller than the screen scrolls, and
+        # would take Home and End for itself.
+        Binding("right,n", "step(1)", "Next", priority=True),
+        Binding("left,p", "step(-1)", "Back", priority=True),
+        Binding("home", "jump(0)", "Start", priority=True),
+        Binding("end", "jump(-1)", "End", priority=True),
         Binding("v", "viewpoint", "Viewpoint"),
         Binding("escape,q", "leave", "Menu"),
     ]
