@@ -63,7 +63,9 @@ async def board_width(name: str, size: tuple[int, int]) -> tuple[list[str], int]
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await app.push_screen(GameScreen(Table(match, seats, bot_seed=7), bot_delay=3600))
-        await pilot.pause()
+        # The breakpoints' classes follow a resize event: let the layout settle.
+        for _ in range(3):
+            await pilot.pause()
         lines = screen_text(app).splitlines()
         width = app.screen.query_one("#board").content_region.width
         app.workers.cancel_all()
@@ -246,3 +248,20 @@ async def test_home_and_end_step_a_replay_whose_board_scrolls() -> None:
         assert "Final scores" in screen_text(app)
         await pilot.press("home")
         assert screen.step == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("size", SIZES)
+@sync
+async def test_every_table_shows_the_board_the_decision_and_the_keys(
+    name: str, size: tuple[int, int]
+) -> None:
+    lines, width = await board_width(name, size)
+    screen = "\n".join(lines)
+    # The board keeps most of a small terminal: the side pane narrows below 110 columns.
+    assert width >= (48 if size[0] == 80 else 100)
+    assert "P1 to decide" in screen.replace("\n", " ")
+    # The first legal action is listed (a long one wraps in the narrow pane).
+    first = str(middle_position(name).state.legal_actions()[0])
+    assert " ".join(first.split()[:2]) in screen
+    assert "Undo" in lines[-1] and "Help" in lines[-1] and "Rules" in lines[-1]
