@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import Result
 from rich.cells import cell_len
 from rich.console import Console
 from typer.testing import CliRunner
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 import tianxia
 from tianxia.cli.app import app
 from tianxia.cli.main import _load_commands
+from tianxia.core import Match
 
 _load_commands()
 runner = CliRunner()
@@ -61,35 +63,83 @@ def test_replay_of_a_broken_file_fails_cleanly(tmp_path: Path) -> None:
     bad.write_text('{"game": "highcard", "players": 2, "log": ["deal 1", "deal 1"]}')
     out = runner.invoke(app, ["replay", str(bad)])
     assert out.exit_code == 1 and "cannot replay" in out.output
+    assert "entry 2" in out.output
+
+
+def play(*args: str, keys: str = "") -> Result:
+    return runner.invoke(app, ["play", "highcard", *args], input=keys)
 
 
 def test_play_refuses_then_accepts_and_finishes(tmp_path: Path) -> None:
     save = tmp_path / "g.json"
     keys = "twist\nexplain swap\nlist\n0\n"
-    out = runner.invoke(
-        app,
-        [
-            "play",
-            "highcard",
-            "-p",
-            "2",
-            "--seats",
-            "human,random",
-            "--seed",
-            "2",
-            "--save",
-            str(save),
-        ],
-        input=keys,
-    )
+    out = play("-p", "2", "--seats", "human,random", "--seed", "2", "--save", str(save), keys=keys)
     assert out.exit_code == 0, out.output
-    assert "refused" in out.output and "legal:" in out.output
-    assert "returns" in out.output and save.exists()
+    assert "refused 'twist'" in out.output and "legal:" in out.output
+    assert "Final scores" in out.output and save.exists()
+
+
+def test_play_names_seats_p1_p2_and_draws_the_board_not_json() -> None:
+    out = play("--seats", "human,random", "--seed", "2", keys="0\n")
+    assert out.exit_code == 0, out.output
+    assert "P1> " in out.output and "seat 0" not in out.output
+    assert "P1 to decide" in out.output and "P1 is dealt a" in out.output
+    assert "my_card" in out.output and '"my_card"' not in out.output
+    shown = play("--seats", "human,random", "--seed", "2", "--json", keys="0\n")
+    assert '"my_card"' in shown.output and '"rules_version"' in shown.output
+
+
+def test_a_refusal_echoes_the_input_names_the_rule_and_suggests_the_closest() -> None:
+    out = play("-o", "swaps=off", "--seats", "human,random", keys="swap\nstya\n9\nquit\n")
+    assert "refused 'swap': rule HC-2: swapping is switched off" in out.output
+    assert "refused 'stya'" in out.output and "closest legal actions: stay" in out.output
+    assert "refused '9': 1 legal action, numbered 0 to 0" in out.output
+
+
+def test_quitting_by_ctrl_d_or_quit_writes_the_save_file(tmp_path: Path) -> None:
+    for keys, name in (("", "eof.json"), ("quit\n", "quit.json")):
+        save = tmp_path / name
+        out = play("--seats", "human,random", "--save", str(save), keys=keys)
+        assert out.exit_code == 0, out.output
+        assert "the game stops here" in out.output or keys
+        assert Match.load(save).log, "the deals were saved"
 
 
 def test_play_with_no_input_stops_gracefully() -> None:
-    out = runner.invoke(app, ["play", "highcard", "-p", "2"], input="")
+    out = play("-p", "2", keys="")
     assert out.exit_code == 0 and "input ended" in out.output
+
+
+def test_play_undo_follows_the_tables_rule(tmp_path: Path) -> None:
+    # P1's first decision follows the deal (chance): the table refuses to undo it.
+    out = play("--seats", "human,random", keys="undo\nquit\n")
+    assert "cannot undo: rule TABLE-2: nothing of yours to undo" in out.output
+
+
+def test_replay_draws_the_board_and_names_seats(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    play("--seats", "human,random", "--seed", "2", "--save", str(save), keys="0\n")
+    out = runner.invoke(app, ["replay", str(save), "--board"])
+    assert out.exit_code == 0, out.output
+    assert "P1 is dealt a" in out.output and "seat 0" not in out.output
+    assert "hands" in out.output and "{" not in out.output
+    out = runner.invoke(app, ["replay", str(save), "--board", "--json"])
+    assert '"body"' in out.output
+
+
+def test_a_bad_or_edited_save_is_named_without_a_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "highcard"}')
+    out = runner.invoke(app, ["replay", str(bad)])
+    assert out.exit_code == 1 and "names its 'players'" in out.output
+    assert out.exception is None or isinstance(out.exception, SystemExit)
+    save = tmp_path / "g.json"
+    play("--seats", "human,random", "--seed", "2", "--save", str(save), keys="0\n")
+    data = json.loads(save.read_text())
+    data["log"][2] = "swap" if data["log"][2] == "stay" else "stay"
+    save.write_text(json.dumps(data))
+    out = runner.invoke(app, ["replay", str(save)])
+    assert out.exit_code == 1 and "but the log says" in out.output
 
 
 def test_bench_measures_a_game(tmp_path: Path) -> None:
@@ -211,3 +261,23 @@ def test_bench_repeats_each_game_and_records_every_repeat(tmp_path: Path) -> Non
     assert row["playouts"] == sum(r["playouts"] for r in runs)
     bad = runner.invoke(app, ["bench", "-g", "highcard", "--repeats", "0"])
     assert bad.exit_code != 0 and "--repeats" in bad.output
+
+
+def test_version_is_printed() -> None:
+    import tianxia
+
+    out = runner.invoke(app, ["--version"])
+    assert out.exit_code == 0 and out.output.strip() == f"tianxia {tianxia.__version__}"
+
+
+def test_tournaments_and_autosaves_write_where_git_ignores() -> None:
+    import inspect
+    import subprocess
+
+    from tianxia.cli.tournament import tournament
+
+    out = inspect.signature(tournament).parameters["out"].default.default
+    root = Path(__file__).resolve().parents[2]
+    for path in (Path(out) / "results.json", Path("tianxia-game.json")):
+        done = subprocess.run(["git", "check-ignore", "-q", str(path)], cwd=root, check=False)
+        assert done.returncode == 0, f"{path} is not git-ignored"

@@ -14,14 +14,15 @@ from typing import Any
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import OptionList, RichLog, Select, Static
+from textual.widgets import Input, OptionList, RichLog, Select, Static
 
 import tianxia
 from tianxia.core import Match
-from tianxia.play.table import SeatPlan
-from tianxia.play.table import Table as GameTable
+from tianxia.play.table import SeatPlan, Table
 from tianxia.tui import TianxiaApp
 from tianxia.tui.screens import (
+    DEFAULT_SAVE,
+    Confirm,
     GameScreen,
     HandOverScreen,
     MessageScreen,
@@ -86,18 +87,18 @@ async def test_a_refused_move_shows_the_rule_and_reason_and_changes_nothing() ->
     )
     async with app.run_test(size=SIZE) as pilot:
         table = await start(app, pilot)
-        before = table.session.state
+        before = table.table.state
         await pilot.press("slash")
         await type_in(pilot, "swap")
         await pilot.press("enter")
         message = text_of(app, "#message")
         assert "HC-2" in message
         assert "swapping is switched off in this variant" in message
-        assert table.session.state is before
+        assert table.table.state is before
         await type_in(pilot, "fold")
         await pilot.press("enter")
         assert "Not a move" in text_of(app, "#message")
-        assert table.session.state is before
+        assert table.table.state is before
 
 
 @sync
@@ -109,8 +110,8 @@ async def test_typed_notation_plays_the_move() -> None:
         await type_in(pilot, "stay")
         await pilot.press("enter")
         await settle(app, pilot)
-        players = [table.session.match.seat_of(i) for i in range(len(table.session.match.log))]
-        assert "stay" in [str(a) for a in table.session.match.log]
+        players = [table.table.match.seat_of(i) for i in range(len(table.table.match.log))]
+        assert "stay" in [str(a) for a in table.table.match.log]
         assert 0 in players
 
 
@@ -120,11 +121,11 @@ async def test_a_full_game_against_a_bot_ends_with_the_scores() -> None:
     app.bot_delay = 0
     async with app.run_test(size=SIZE) as pilot:
         table = await start(app, pilot)
-        assert table.session.game.players == 3
-        assert [p.label() for p in table.session.seats] == ["human", "bot (random)", "bot (easy)"]
+        assert table.table.game.players == 3
+        assert [p.label() for p in table.table.seats] == ["human", "bot (random)", "bot (easy)"]
         await pilot.press("down", "enter")  # swap
         await settle(app, pilot)
-        state = table.session.state
+        state = table.table.state
         assert state.is_terminal()
         assert isinstance(app.screen, MessageScreen)
         body = plain(app.screen.query_one("#message-body", Static))
@@ -142,11 +143,12 @@ async def test_the_log_hides_the_other_seats_cards_while_playing() -> None:
     app = TianxiaApp(game="highcard", seats=["random", "human"], seed=3, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         table = await start(app, pilot)
-        s = table.session
+        s = table.table
         assert s.to_move() == 1
-        lines = s.events_for(1)
+        lines = s.log_lines(1)
         p1_deal, p2_deal = lines[0], lines[1]
-        assert p1_deal["action"] is None and p2_deal["action"] is not None
+        assert p1_deal["action"] is None and p1_deal["text"] == "P1 is dealt a card"
+        assert p2_deal["action"] is not None
         log = log_text(app)
         assert "P1 is dealt a card" in log
         assert f"P2 is dealt a {s.state.observation(1)['my_card']}" in log
@@ -164,7 +166,7 @@ async def test_hotseat_hides_each_hand_behind_a_hand_over() -> None:
         await pilot.press("enter")
         assert isinstance(app.screen, GameScreen)
         assert table.viewer() == 0
-        mine = table.session.state.observation(0)["my_card"]
+        mine = table.table.state.observation(0)["my_card"]
         assert str(mine) in text_of(app, "#board")
         await pilot.press("enter")  # stay
         assert isinstance(app.screen, HandOverScreen)
@@ -173,7 +175,7 @@ async def test_hotseat_hides_each_hand_behind_a_hand_over() -> None:
         assert table.viewer() == 1
         await pilot.press("enter")
         await settle(app, pilot)
-        assert table.session.state.is_terminal()
+        assert table.table.state.is_terminal()
 
 
 @sync
@@ -186,13 +188,13 @@ async def test_save_load_and_replay_step_by_step(
     app = TianxiaApp(game="highcard", seats=["human", "random"], seed=11, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         table = await start(app, pilot)
-        await pilot.press("s")
+        await pilot.press("ctrl+s")
         assert isinstance(app.screen, PathPrompt)
         await type_in(pilot, "hc.json")  # replaces the proposed name, which is selected
         await pilot.press("enter")
         saved = json.loads(path.read_text())
         assert saved["game"] == "highcard"
-        assert saved["log"] == [str(a) for a in table.session.match.log]
+        assert saved["log"] == [str(a) for a in table.table.match.log]
         assert "Saved" in text_of(app, "#message")
 
     # A bad file is refused with its reason and nothing starts.
@@ -216,13 +218,13 @@ async def test_save_load_and_replay_step_by_step(
         await pilot.click("#start")
         await settle(app, pilot)
         table = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        assert [str(a) for a in table.session.match.log] == saved["log"]
+        assert [str(a) for a in table.table.match.log] == saved["log"]
         await pilot.press("enter")
         await settle(app, pilot)
-        assert table.session.state.is_terminal()
-        table.session.save(path)
+        assert table.table.state.is_terminal()
+        table.table.save(path)
         final = Match.load(path)
-        await pilot.press("escape", "q")  # close the scores, back to the set-up
+        await pilot.press("escape", "escape")  # close the scores, back to the set-up
         setup = app.screen
         assert isinstance(setup, SetupScreen)
         assert setup.loaded is None, "the loaded game is not started twice"
@@ -256,9 +258,9 @@ async def test_why_shows_the_bots_reasons() -> None:
     app = TianxiaApp(game="highcard", seats=["random", "human"], seed=6, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         table = await start(app, pilot)
-        seat, _index, text = table.session.last_explanation() or (None, None, "")
+        seat, _index, text = table.table.last_explanation() or (None, None, "")
         assert seat == 0 and text
-        await pilot.press("w")
+        await pilot.press("ctrl+y")
         assert isinstance(app.screen, MessageScreen)
         assert "Why did P1 play" in plain(app.screen.query_one(".dialog-title", Static))
         assert text in plain(app.screen.query_one("#message-body", Static))
@@ -293,9 +295,9 @@ async def test_setup_lays_out_players_options_and_seats_of_the_chosen_game() -> 
         await pilot.click("#start")
         await pilot.pause()
         table = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        assert table.session.game.players == 3
-        assert table.session.game.options["swaps"] is False
-        assert table.session.humans() == [0, 1]
+        assert table.table.game.players == 3
+        assert table.table.game.options["swaps"] is False
+        assert table.table.humans() == [0, 1]
 
 
 @sync
@@ -313,15 +315,15 @@ async def test_a_failing_bot_is_reported_and_the_position_kept() -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, SetupScreen)
-        session = GameTable(
+        played = Table(
             Match(tianxia.load_game("highcard"), seed=1),
             [SeatPlan("bot", "random"), SeatPlan("human")],
         )
-        session.bots[0] = Broken()
-        before = session.state
-        await app.push_screen(GameScreen(session, bot_delay=0))
+        played.bots[0] = Broken()
+        before = played.state
+        await app.push_screen(GameScreen(played, bot_delay=0))
         await settle(app, pilot)
-        assert session.state is before
+        assert played.state is before
         assert "P1's bot failed" in text_of(app, "#message")
 
 
@@ -335,5 +337,68 @@ async def test_a_move_is_chosen_with_the_mouse() -> None:
         # The list has a border row above its first option.
         await pilot.click("#actions", offset=(4, 2))
         await settle(app, pilot)
-        assert str(table.session.match.log[2]) == "swap"
-        assert table.session.match.seat_of(2) == 0
+        assert str(table.table.match.log[2]) == "swap"
+        assert table.table.match.seat_of(2) == 0
+
+
+@sync
+async def test_leaving_mid_game_asks_and_saves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = TianxiaApp(game="highcard", seats=["human", "random"], seed=3, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        await pilot.press("escape")
+        assert isinstance(app.screen, Confirm), "leaving a game in progress asks first"
+        await pilot.press("escape")  # stay
+        assert app.screen is table
+        await pilot.press("escape")
+        await pilot.click("#yes")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        saved = Match.load(tmp_path / DEFAULT_SAVE)
+        assert saved.log == table.table.match.log
+        assert "Saved the game to" in text_of(app, "#setup-message")
+
+
+@sync
+async def test_typing_a_move_never_fires_a_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = TianxiaApp(game="highcard", seats=["human", "random"], seed=5, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        await type_in(pilot, "swap")  # s, w: once save and why
+        assert app.screen is table
+        assert table.query_one("#notation", Input).value == "swap"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "swap" in [str(a) for a in table.table.match.log]
+        assert not (tmp_path / DEFAULT_SAVE).exists()
+
+
+@sync
+async def test_help_and_the_rules_are_one_key_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "older.json").write_text("{}")
+    app = TianxiaApp(game="highcard", seats=["human", "random"], seed=5, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await start(app, pilot)
+        await pilot.press("f1")
+        assert isinstance(app.screen, MessageScreen)
+        assert "Ctrl-Z" in plain(app.screen.query_one("#message-body", Static))
+        await pilot.press("escape", "ctrl+r")
+        assert isinstance(app.screen, MessageScreen)
+        assert "docs/rules/highcard.md" in plain(app.screen.query_one("#message-body", Static))
+        await pilot.press("escape", "ctrl+s")
+        assert isinstance(app.screen, PathPrompt)
+        # Save and load propose the same name, and list the saved games to pick from.
+        assert app.screen.query_one("#path", Input).value == DEFAULT_SAVE
+        files = app.screen.query_one("#files", OptionList)
+        assert [str(o.prompt) for o in files.options] == ["older.json"]
+        await pilot.press("escape")
+        assert app.screen is table

@@ -50,11 +50,11 @@ async def test_a_full_game_by_keystrokes_against_bots(name: str) -> None:
         await pilot.click("#start")
         await pilot.pause()
         table = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        session = table.session
+        played = table.table
         mine = 0
-        limit = session.game.info.max_game_length
-        while not session.state.is_terminal():
-            assert len(session.match.log) <= limit
+        limit = played.game.info.max_game_length
+        while not played.state.is_terminal():
+            assert len(played.match.log) <= limit
             await app.workers.wait_for_complete()
             if isinstance(app.screen, HandOverScreen):
                 await pilot.press("enter")
@@ -62,10 +62,10 @@ async def test_a_full_game_by_keystrokes_against_bots(name: str) -> None:
             if not table.awaiting_human():
                 await pilot.pause()
                 continue
-            legal = session.state.legal_actions()
+            legal = played.state.legal_actions()
             options = table.query_one("#actions", OptionList)
             assert options.option_count == len(legal)
-            before = len(session.match.log)
+            before = len(played.match.log)
             # Mostly the highlighted first move (one key), sometimes a few rows down, and
             # now and then a move anywhere in the list typed in notation.
             if mine % 25 == 24:
@@ -78,8 +78,8 @@ async def test_a_full_game_by_keystrokes_against_bots(name: str) -> None:
                 await pilot.press(*(["down"] * i), "enter")
             else:
                 await pilot.press("slash", *str(legal[i]), "enter")
-            assert session.match.log[before] == legal[i]
-            assert session.match.seat_of(before) == 0
+            assert played.match.log[before] == legal[i]
+            assert played.match.seat_of(before) == 0
             mine += 1
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -87,6 +87,6 @@ async def test_a_full_game_by_keystrokes_against_bots(name: str) -> None:
         assert isinstance(app.screen, MessageScreen)
         body = plain(app.screen.query_one("#message-body", Static))
         assert "Final scores" in body
-        for seat, score in enumerate(session.state.scores()):
+        for seat, score in enumerate(played.state.scores()):
             assert f"P{seat + 1}" in body and f"{score:g}" in body
-        assert tianxia.replay(session.game, session.match.log) == session.state
+        assert tianxia.replay(played.game, played.match.log) == played.state

@@ -34,7 +34,7 @@ def expected(name: str, obs: dict[str, Any]) -> list[str]:
     if name == "mandarin":
         return ["rat", "ox", "tiger", "pig", f"dispenser: {obs['dispenser']}"]
     if name == "silkroad":
-        return ["Samarkand", "Venedig"] + [m["colour"] for m in obs["merchants"]]
+        return ["Samarkand", "Venice"] + [m["colour"] for m in obs["merchants"]]
     return []
 
 
@@ -72,3 +72,11 @@ def test_a_game_without_its_own_renderer_gets_the_generic_one() -> None:
 @pytest.mark.parametrize("name", [n for n in tianxia.list_games() if n != "highcard"])
 def test_each_game_has_its_own_renderer(name: str) -> None:
     assert renderer_for(name) is not generic.render
+
+
+def test_counts_read_1_card_not_1_cards() -> None:
+    from tianxia.tui.render.common import plural
+    from tianxia.tui.screens import option_text
+
+    assert plural(1, "card") == "1 card" and plural(0, "card") == "0 cards"
+    assert (option_text(True), option_text(False), option_text("4-5")) == ("on", "off", "4-5")

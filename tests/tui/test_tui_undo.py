@@ -1,6 +1,7 @@
-"""Undo at the table: one's own actions of the turn in progress, never past a hidden or
-random event or another seat's decision. Shown on a small game built for it, where a
-seat takes several decisions in one turn."""
+"""Undo at the table (`tianxia.play.table.Table`, the one rule every face uses): one's own
+actions of the turn in progress, never past a hidden or random event, anything revealed,
+or another seat's decision. Shown on a small game built for it, where a seat takes
+several decisions in one turn and declares what each action tells each seat."""
 
 from __future__ import annotations
 
@@ -19,13 +20,13 @@ from tianxia.core import (
     ActionCodec,
     Event,
     Game,
+    IllegalActionError,
     Match,
     State,
     action,
     seat_name,
 )
-from tianxia.play.table import SeatPlan
-from tianxia.play.table import Table as GameTable
+from tianxia.play.table import SeatPlan, Table
 from tianxia.tui import TianxiaApp
 from tianxia.tui.screens import GameScreen
 
@@ -189,9 +190,9 @@ def sync(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
     return wrapper
 
 
-def session(seats: str = "human human", seed: int = 1) -> GameTable:
+def session(seats: str = "human human", seed: int = 1) -> Table:
     plans = [SeatPlan.parse(s) for s in seats.split()]
-    return GameTable(Match(Tallies(2), seed=seed), plans)
+    return Table(Match(Tallies(2), seed=seed), plans)
 
 
 def test_own_actions_of_the_turn_are_taken_back_one_by_one() -> None:
@@ -204,7 +205,7 @@ def test_own_actions_of_the_turn_are_taken_back_one_by_one() -> None:
     assert str(s.undo()) == "add"
     assert str(s.undo()) == "add"
     assert s.state == start
-    with pytest.raises(ValueError, match="chance event"):
+    with pytest.raises(IllegalActionError, match="chance event"):
         s.undo()
     assert s.state == start
 
@@ -216,7 +217,7 @@ def test_undo_stops_at_a_random_event() -> None:
     assert s.match.seat_of(len(s.match.log) - 1) == CHANCE
     before = s.state
     assert not s.can_undo()
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalActionError):
         s.undo()
     assert s.state is before
 
@@ -227,7 +228,7 @@ def test_undo_stops_at_what_was_revealed() -> None:
     s.play("peek")
     assert s.match.event(len(s.match.log) - 1).reveals
     assert not s.can_undo()
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalActionError):
         s.undo()
     assert str(s.match.log[-1]) == "peek"
 
@@ -262,6 +263,15 @@ def test_hidden_chance_is_hidden_in_the_log_and_public_chance_is_shown() -> None
     assert s.events_for(1)[-1]["text"] == "P1 peeks at the coin", "P2 sees that P1 peeked"
 
 
+def test_a_seat_other_than_the_one_to_move_cannot_undo() -> None:
+    s = session()
+    s.play("add")
+    assert s.can_undo(0) and not s.can_undo(1)
+    with pytest.raises(IllegalActionError):
+        s.undo(1)
+    assert str(s.match.log[-1]) == "add"
+
+
 @sync
 async def test_undo_key_in_the_app_takes_back_and_refuses_with_a_message() -> None:
     app = TianxiaApp(bot_delay=0)
@@ -274,9 +284,11 @@ async def test_undo_key_in_the_app_takes_back_and_refuses_with_a_message() -> No
         start = s.state
         await pilot.press("enter")  # the first legal action: add
         assert str(s.match.log[-1]) == "add"
-        await pilot.press("u")
+        # The prompt names the key that undoes (letters type a move, so it is Ctrl-Z).
+        assert "(Ctrl-Z undoes)" in str(screen.query_one("#prompt").render())
+        await pilot.press("ctrl+z")
         assert s.state == start
-        await pilot.press("u")
+        await pilot.press("ctrl+z")
         assert s.state == start
         message = str(screen.query_one("#message").render())
         assert "nothing of yours to undo" in message

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib
 
+import typer
+
+import tianxia
 from tianxia.cli.app import app
 
 _COMMAND_MODULES = ("serve", "games", "play", "simulate", "replay", "bench", "tournament", "tui")
@@ -17,6 +20,16 @@ def _load_commands() -> None:
         except ModuleNotFoundError as e:
             if e.name != module:
                 raise
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    version: bool = typer.Option(False, "--version", help="print the version and exit"),
+) -> None:
+    """Five board games of old China: play, simulate, replay, benchmark."""
+    if version:
+        typer.echo(f"tianxia {tianxia.__version__}")
+        raise typer.Exit()
 
 
 def main() -> None:

@@ -38,7 +38,7 @@ def tournament(
     seed: int = typer.Option(0, "--seed", help="tournament seed: same seed, same games"),
     workers: int = typer.Option(0, "--workers", "-j", help="processes (0: one per core)"),
     out: Path = typer.Option(
-        Path("tournament"), "--out", help="folder for logs, results and charts"
+        Path("runs/tournament"), "--out", help="folder for logs, results and charts (git-ignored)"
     ),
 ) -> None:
     """Play N games between bots with seats rotated; rate them and chart the results.

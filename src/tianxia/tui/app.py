@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
+import signal
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,3 +54,51 @@ class TianxiaApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(SetupScreen())
+        self.watch_terminal()
+
+    async def action_quit(self) -> None:
+        """Ctrl-Q: the game in progress is saved before Tianxia closes."""
+        self.autosave()
+        self.exit()
+
+    def autosave(self) -> None:
+        from tianxia.tui.screens import GameScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                screen.autosave()
+
+    # --- no process outlives its terminal ------------------------------------------
+    def watch_terminal(self) -> None:
+        """Leave when the terminal goes away: on SIGHUP, and when the controlling terminal
+        is gone without one (a killed tmux session under `make run` sends SIGHUP only to
+        the shell, and reading the dead terminal would spin at full speed)."""
+        if self.is_headless:
+            return
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.terminal_lost)
+        if terminal_alive():
+            self.set_interval(1.0, self.check_terminal)
+
+    def check_terminal(self) -> None:
+        if not terminal_alive():
+            self.terminal_lost()
+
+    def terminal_lost(self) -> None:
+        """Keep the game in progress (autosave) and exit; never wait on the dead terminal."""
+        self.autosave()
+        # Shutting down writes to the terminal; if that blocks, leave anyway.
+        stop = threading.Timer(3.0, os._exit, (129,))
+        stop.daemon = True
+        stop.start()
+        self.exit(return_code=129)
+
+
+def terminal_alive() -> bool:
+    """Whether this process still has its controlling terminal."""
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return False
+    os.close(fd)
+    return True

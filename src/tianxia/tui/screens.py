@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group, RenderableType
-from rich.table import Table
+from rich.markdown import Markdown
+from rich.table import Table as Grid
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -33,9 +32,8 @@ from textual.widgets.option_list import Option
 
 import tianxia
 from tianxia.core import (
-    CHANCE,
+    JSON,
     Action,
-    Game,
     IllegalActionError,
     Match,
     NotationError,
@@ -43,17 +41,41 @@ from tianxia.core import (
     seat_name,
 )
 from tianxia.core.registry import game_class
-from tianxia.play.table import STRENGTHS, SeatPlan
-from tianxia.play.table import Table as GameTable
-from tianxia.tui.render import Context, generic, render
+from tianxia.play.table import STRENGTHS, SeatPlan, Table
+from tianxia.tui.render import Context, context, generic, render
 from tianxia.tui.render.common import seat_style
 
 if TYPE_CHECKING:
     from tianxia.tui.app import TianxiaApp
 
 SEAT_CHOICES = ["human", *STRENGTHS]
+# The one file name load, save and the autosave propose.
+DEFAULT_SAVE = "tianxia-game.json"
+RULES = Path(__file__).resolve().parents[3] / "docs" / "rules"
+HELP = """\
+Choose an action with the arrow keys and Enter, or click it.
+Type a move's notation: just start typing (or press /), Enter plays it,
+Escape goes back to the list.
+
+Ctrl-Z   undo your last action (the table's one rule: your own action,
+         while you still decide, that revealed nothing; never past
+         chance or another seat's decision)
+Ctrl-S   save the match (one file name everywhere: tianxia-game.json)
+Ctrl-Y   why did the last bot play what it played?
+Ctrl-G   the final scores again, once the game is over
+Ctrl-R   this game's rules (docs/rules/<game>.md)
+F1       this help
+Escape   back to the set-up screen (asks first, and saves the game)
+Ctrl-Q   quit Tianxia (the game in progress is saved first)"""
 # Keys of a final observation shown with the scores (besides any naming scores or a breakdown).
 FINAL_KEYS = ("final", "result", "results", "winners", "winner", "all_money", "ended", "end")
+
+
+def option_text(value: Any) -> str:
+    """An option's value as the command line writes it: `on`/`off`, not True/False."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def playable_games() -> list[str]:
@@ -73,66 +95,92 @@ def load_saved(path: str) -> Match:
         raise ValueError(f"{path} is not a saved game (missing or bad field {e})") from e
     except (IllegalActionError, NotationError) as e:
         raise ValueError(f"{path} does not replay: {e}") from e
+    except ValueError as e:
+        raise ValueError(f"{path} is not a saved game this version can replay: {e}") from e
 
 
-@functools.lru_cache(maxsize=8)
-def _layout(game: Game) -> Mapping[str, Any]:
-    """`game.layout()` is the same in every state: built once per game, not per redraw."""
-    return game.layout()
+# One line of a log: seq (counting from 1), who decided (None: chance), the sentence as the
+# viewer may read it, and whether the viewer reads it whole.
+LogEntry = tuple[int, int | None, str, bool]
 
 
-def context(game: Game, viewer: int | None) -> Context:
-    n = game.players
-    return Context(
-        viewer=viewer,
-        players=n,
-        names=tuple(seat_name(i) for i in range(n)),
-        layout=_layout(game),
-    )
+def log_entries(events: list[JSON]) -> list[LogEntry]:
+    """A seat's events (`Table.events_for`) as log lines."""
+    return [(e["seq"], e["seat"], e["text"], e["action"] is not None) for e in events]
 
 
-def log_line(index: int, seat: int, text: str, cursor: bool = False) -> Text:
-    """One line of the game log: step, who, and the event as the viewer may read it."""
-    line = Text(f"{'▶' if cursor else ' '}{index + 1:>4} ", style="dim")
-    who = seat_name(seat)
-    line.append(f"{who:<7}", style=seat_style(seat))
-    text = text.removeprefix(f"{who}: ")
-    line.append(text, style="dim" if seat == CHANCE else "")
+def log_line(
+    seq: int, seat: int | None, text: str, whole: bool = True, cursor: bool = False
+) -> Text:
+    """One line of the game log: step and the sentence, its seat's name in its colour."""
+    line = Text(f"{'▶' if cursor else ' '}{seq:>4} ", style="dim")
+    who = "chance" if seat is None else seat_name(seat)
+    style = seat_style(-1 if seat is None else seat)
+    if text.startswith(who):
+        line.append(who, style=style)
+        text = text[len(who) :]
+    else:
+        line.append(f"{who}: ", style=style)
+    line.append(text, style="dim" if seat is None or not whole else "")
     return line
 
 
-def event_lines(events: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
-    """`(index, seat, text)` log lines from a viewer's events (`Match.events_for`)."""
-    return [(e["seq"] - 1, CHANCE if e["seat"] is None else e["seat"], e["text"]) for e in events]
-
-
-def log_window(lines: list[tuple[int, int, str]], cursor: int, around: int = 20) -> Text:
-    """The log lines near `cursor` (a replay's step), the cursor's line marked."""
+def log_window(lines: list[LogEntry], cursor: int, around: int = 20) -> Text:
+    """The log lines near `cursor` (a replay's step, counting from 0), the cursor's line marked."""
     lo = max(0, min(cursor - around, len(lines) - 2 * around))
     shown = lines[lo : lo + 2 * around + 1]
-    return Text("\n").join(log_line(i, s, x, cursor=i == cursor) for i, s, x in shown)
+    return Text("\n").join(
+        log_line(q, s, x, whole, cursor=q == cursor + 1) for q, s, x, whole in shown
+    )
 
 
 def final_scores(state: State, ctx: Context) -> RenderableType:
-    """Scores and utilities per seat, with the breakdown the game publishes at the end."""
-    t = Table(title="Final scores", title_justify="left")
+    """Scores and utilities per seat, with what the game publishes at the end: a value per
+    seat becomes a column, a breakdown per seat its columns, anything else a named line."""
+    obs = state.observation(None)
+    extra: dict[str, list[Any]] = {}
+    notes: list[Text] = []
+    if isinstance(obs, dict):
+        for key, value in obs.items():
+            if key == "scores" or not ("breakdown" in key or "scor" in key or key in FINAL_KEYS):
+                continue
+            label = "how it ended" if key in ("end", "ended") else key.replace("_", " ")
+            if isinstance(value, list) and len(value) == ctx.players:
+                if all(isinstance(v, dict) for v in value):
+                    for part in value[0]:
+                        extra[part] = [v.get(part) for v in value]
+                    continue
+                if all(generic.is_scalar(v) for v in value):
+                    extra[label] = value
+                    continue
+            if value is None or value == []:
+                continue
+            if key in ("winners", "winner"):
+                seats = value if isinstance(value, list) else [value]
+                notes.append(Text(f"{label}: " + ", ".join(ctx.name(w) for w in seats)))
+            else:
+                notes.append(Text.assemble(f"{label}: ", generic.inline(key, value, ctx)))
+    t = Grid(title="Final scores", title_justify="left")
     t.add_column("seat")
     t.add_column("score", justify="right")
     t.add_column("result", justify="right")
+    for label in extra:
+        t.add_column(label, justify="right")
     scores, returns = state.scores(), state.returns()
     best = max(returns) if returns else 0.0
     for i in range(ctx.players):
         mark = " ★" if returns[i] == best else ""
+        cells = [
+            f"{column[i]:g}" if isinstance(column[i], float) else str(column[i])
+            for column in extra.values()
+        ]
         t.add_row(
-            Text(ctx.name(i) + mark, style=seat_style(i)), f"{scores[i]:g}", f"{returns[i]:+.2f}"
+            Text(ctx.name(i) + mark, style=seat_style(i)),
+            f"{scores[i]:g}",
+            f"{returns[i]:+.2f}",
+            *cells,
         )
-    parts: list[RenderableType] = [t]
-    obs = state.observation(None)
-    if isinstance(obs, dict):
-        for key, value in obs.items():
-            if "breakdown" in key or "scor" in key or key in FINAL_KEYS:
-                parts.append(generic.block(key, value, ctx))
-    return Group(*parts)
+    return Group(t, *notes)
 
 
 class PathPrompt(ModalScreen[str | None]):
@@ -149,6 +197,10 @@ class PathPrompt(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label(self.title_text)
             yield Input(value=self.default, id="path")
+            saved = saved_files()
+            if saved:
+                yield Label("Saved games here (Tab, then Enter picks one):", classes="muted")
+                yield OptionList(*[Option(name, id=name) for name in saved], id="files")
             with Horizontal(classes="buttons"):
                 yield Button("OK", id="ok", variant="primary")
                 yield Button("Cancel", id="cancel")
@@ -159,9 +211,54 @@ class PathPrompt(ModalScreen[str | None]):
         text = self.query_one("#path", Input).value.strip()
         self.dismiss(text or None)
 
+    @on(OptionList.OptionSelected, "#files")
+    def picked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
+
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def saved_files(folder: Path | None = None, limit: int = 12) -> list[str]:
+    """The JSON files of `folder` (the working folder), newest first: the file picker."""
+    here = folder or Path.cwd()
+    try:
+        files = [p for p in here.glob("*.json") if p.is_file()]
+    except OSError:
+        return []
+    files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    return [p.name for p in files[:limit]]
+
+
+class Confirm(ModalScreen[bool]):
+    """A yes/no question; Escape says no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "no", "Stay")]
+
+    def __init__(self, title: str, body: str, yes: str) -> None:
+        super().__init__()
+        self.title_text, self.body, self.yes = title, body, yes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.body)
+            with Horizontal(classes="buttons"):
+                yield Button(self.yes, id="yes", variant="warning")
+                yield Button("Stay", id="no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    @on(Button.Pressed, "#yes")
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def action_no(self) -> None:
+        self.dismiss(False)
 
 
 class MessageScreen(ModalScreen[None]):
@@ -306,7 +403,7 @@ class SetupScreen(Screen[None]):
                 Horizontal(
                     Label(f"{spec.name}", classes="option-name"),
                     Select(
-                        [(str(c), str(i)) for i, c in enumerate(spec.choices)],
+                        [(option_text(c), str(i)) for i, c in enumerate(spec.choices)],
                         value=str(index),
                         allow_blank=False,
                         id=f"opt-{spec.name}",
@@ -369,11 +466,11 @@ class SetupScreen(Screen[None]):
             match = self.loaded
             if match is None:
                 match = Match(tianxia.load_game(name, players=players, **options), seed=seed)
-            session = GameTable(match, seats, bot_seed=seed * 1009 + 17)
+            table = Table(match, seats, bot_seed=seed * 1009 + 17)
         except ValueError as e:
             self.say(str(e))
             return
-        self.tx.push_screen(GameScreen(session, bot_delay=self.tx.bot_delay))
+        self.tx.push_screen(GameScreen(table, bot_delay=self.tx.bot_delay))
         if self.loaded is not None:
             # The loaded match now belongs to the table; coming back starts afresh.
             self.loaded = None
@@ -385,7 +482,7 @@ class SetupScreen(Screen[None]):
 
     @on(Button.Pressed, "#load")
     def ask_load(self) -> None:
-        self.tx.push_screen(PathPrompt("Load a saved game from", "tianxia-game.json"), self.load)
+        self.tx.push_screen(PathPrompt("Load a saved game from", DEFAULT_SAVE), self.load)
 
     async def load(self, path: str | None) -> None:
         if path is None:
@@ -414,9 +511,7 @@ class SetupScreen(Screen[None]):
 
     @on(Button.Pressed, "#replay")
     def ask_replay(self) -> None:
-        self.tx.push_screen(
-            PathPrompt("Replay a saved game from", "tianxia-game.json"), self.replay
-        )
+        self.tx.push_screen(PathPrompt("Replay a saved game from", DEFAULT_SAVE), self.replay)
 
     def replay(self, path: str | None) -> None:
         if path is None:
@@ -433,27 +528,39 @@ class SetupScreen(Screen[None]):
         self.tx.exit()
 
 
+# Below these sizes the side pane narrows and the log shortens, so that an 80x24
+# terminal still shows a legible board.
+WIDTH_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+HEIGHT_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+
+
 class GameScreen(Screen[None]):
     """The table: board, the decision with its legal actions, the log and the seats."""
 
+    HORIZONTAL_BREAKPOINTS = WIDTH_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = HEIGHT_BREAKPOINTS
+
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("u", "undo", "Undo"),
-        Binding("s", "save", "Save"),
-        Binding("w", "why", "Why?"),
-        Binding("slash", "notation", "Type a move"),
-        Binding("g", "game_over", "Scores", show=False),
-        Binding("q", "leave", "Menu"),
+        # Letters type a move (see `on_key`), so the commands sit on keys no notation uses.
+        Binding("ctrl+z", "undo", "Undo"),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+y", "why", "Why?"),
+        Binding("slash", "notation", "Type a move", show=False),
+        Binding("ctrl+g", "game_over", "Scores", show=False),
+        Binding("f1", "help", "Help"),
+        Binding("ctrl+r", "rules", "Rules"),
+        Binding("escape", "leave", "Menu"),
     ]
 
-    def __init__(self, session: GameTable, bot_delay: float = 0.3) -> None:
+    def __init__(self, table: Table, bot_delay: float = 0.3) -> None:
         super().__init__()
-        self.session = session
+        self.table = table
         self.bot_delay = bot_delay
         self.shown: int | None = None
         self._listed: State | None = None
         self._listed_actions: tuple[Action, ...] = ()
         self._over_shown = False
-        self._logged: list[tuple[int, int, str]] = []
+        self._logged: list[LogEntry] = []
         self._drawn: dict[str, Any] = {}
         self._handing_over = False
         self.message: RenderableType = ""
@@ -467,15 +574,19 @@ class GameScreen(Screen[None]):
                 yield Static(id="seats")
                 yield Static(id="prompt")
                 yield OptionList(id="actions")
-                yield Input(placeholder="type a move's notation, Enter plays it", id="notation")
+                yield Input(
+                    placeholder="type a move (just start typing), Enter plays it",
+                    id="notation",
+                    select_on_focus=False,
+                )
                 yield Static(id="message")
         yield RichLog(id="log", wrap=False, markup=False, auto_scroll=True)
         yield Footer()
 
     def on_mount(self) -> None:
-        game = self.session.game
+        game = self.table.game
         self.title = game.info.title
-        self.sub_title = f"{game.players} players, seed {self.session.match.seed}"
+        self.sub_title = f"{game.players} players, seed {self.table.match.seed}"
         # Fixed heights: a part that may change its height costs a layout pass per move.
         self.query_one("#seats", Static).styles.height = game.players
         self.query_one("#prompt", Static).styles.height = 2
@@ -485,13 +596,13 @@ class GameScreen(Screen[None]):
 
     # --- drawing ----------------------------------------------------------------
     def viewer(self) -> int | None:
-        return self.session.viewer(self.shown)
+        return self.table.viewer(self.shown)
 
     def refresh_view(self) -> None:
-        s = self.session
+        s = self.table
         state = s.state
         viewer = self.viewer()
-        ctx = context(s.game, viewer)
+        ctx = context(s.game, viewer, over=state.is_terminal())
         my_turn = self.awaiting_human()
         if my_turn:
             ctx = dataclasses.replace(ctx, highlight=tuple(map(str, state.legal_actions())))
@@ -502,7 +613,7 @@ class GameScreen(Screen[None]):
             self.query_one("#board-pane").border_title = f"the board as {who} sees it"
         if self.changed("seats", (s.to_move(), viewer)):
             self.query_one("#seats", Static).update(self.seats_table(viewer))
-        self.refresh_log(event_lines(s.events_for(viewer)))
+        self.refresh_log(log_entries(s.events_for(viewer)))
         prompt = self.query_one("#prompt", Static)
         actions = self.query_one("#actions", OptionList)
         to_move = s.to_move()
@@ -517,7 +628,7 @@ class GameScreen(Screen[None]):
                 Text.assemble(
                     (seat_name(to_move), seat_style(to_move)),
                     f" to decide: {n} legal action{'s' if n != 1 else ''}",
-                    " (u undoes)" if s.can_undo() else "",
+                    " (Ctrl-Z undoes)" if s.can_undo() else "",
                 )
             )
         elif s.is_human(to_move):
@@ -551,7 +662,7 @@ class GameScreen(Screen[None]):
         self._drawn[part] = key
         return True
 
-    def refresh_log(self, lines: list[tuple[int, int, str]]) -> None:
+    def refresh_log(self, lines: list[LogEntry]) -> None:
         """Append the new lines; rewrite the log only when earlier lines changed (undo,
         the end revealing hidden lines, another viewer in hotseat)."""
         log = self.query_one("#log", RichLog)
@@ -563,9 +674,9 @@ class GameScreen(Screen[None]):
             log.write(log_line(*line))
         self._logged = lines
 
-    def seats_table(self, viewer: int | None) -> Table:
-        s = self.session
-        t = Table.grid(padding=(0, 1))
+    def seats_table(self, viewer: int | None) -> Grid:
+        s = self.table
+        t = Grid.grid(padding=(0, 1))
         to_move = s.to_move()
         for i, plan in enumerate(s.seats):
             you = " (you)" if viewer == i else ""
@@ -577,7 +688,7 @@ class GameScreen(Screen[None]):
         return t
 
     def awaiting_human(self) -> bool:
-        s = self.session
+        s = self.table
         if not s.human_to_move() or self._handing_over:
             return False
         return not s.hotseat or self.shown == s.to_move()
@@ -590,7 +701,7 @@ class GameScreen(Screen[None]):
     # --- the flow of play ---------------------------------------------------------
     def advance(self) -> None:
         """Hand the decision to whoever is next: a bot thinks, a person gets the screen."""
-        s = self.session
+        s = self.table
         if s.state.is_terminal():
             if not self._over_shown:
                 self._over_shown = True
@@ -612,22 +723,18 @@ class GameScreen(Screen[None]):
         self.refresh_view()
 
     async def bot_move(self, state: State) -> None:
-        s = self.session
+        s = self.table
         seat = state.current_player()
-        bot = s.bots[seat]
         if self.bot_delay:
             await asyncio.sleep(self.bot_delay)
-
-        def think() -> tuple[Action, str]:
-            a = bot.act(state)
-            return a, bot.explain()
-
+        if s.state is not state:
+            return
         try:
-            action, why = await asyncio.to_thread(think)
+            state, action, why = await asyncio.to_thread(s.bot_choice, seat)
         except Exception as e:
             # A failing bot must not take the game down: the position stays, and saving
             # it keeps the case.
-            self.say(Text(f"{seat_name(seat)}'s bot failed: {e!r}. Save the game (s).", "red"))
+            self.say(Text(f"{seat_name(seat)}'s bot failed: {e!r}. Save the game (Ctrl-S).", "red"))
             return
         if s.play_bot(seat, state, action, why):
             # Without a pause between bot moves nobody could follow them, so the table is
@@ -642,7 +749,7 @@ class GameScreen(Screen[None]):
             self.say(Text("It is not your turn to decide.", style="yellow"))
             return False
         try:
-            a = self.session.play(action)
+            a = self.table.play(action)
         except IllegalActionError as e:
             self.say(
                 Text.assemble(("Refused", "bold red"), f" — rule {e.rule}: ", (e.reason, "red"))
@@ -652,7 +759,7 @@ class GameScreen(Screen[None]):
             self.say(Text.assemble(("Not a move", "bold red"), f": {e.text!r} — {e.reason}"))
             return False
         self.message = Text(f"Played {a}", style="green")
-        if self.bot_delay or not self.session.bot_to_move():
+        if self.bot_delay or not self.table.bot_to_move():
             self.refresh_view()
         self.advance()
         return True
@@ -660,14 +767,14 @@ class GameScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#actions")
     def chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if self._listed is self.session.state and event.option_index < len(self._listed_actions):
+        if self._listed is self.table.state and event.option_index < len(self._listed_actions):
             self.play(self._listed_actions[event.option_index])
 
     @on(OptionList.OptionHighlighted, "#actions")
     def highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if self._listed is self.session.state and event.option_index < len(self._listed_actions):
+        if self._listed is self.table.state and event.option_index < len(self._listed_actions):
             a = self._listed_actions[event.option_index]
-            self.say(Text(self.session.state.explain(a), style="dim"))
+            self.say(Text(self.table.state.explain(a), style="dim"))
 
     @on(Input.Submitted, "#notation")
     def typed(self, event: Input.Submitted) -> None:
@@ -676,6 +783,19 @@ class GameScreen(Screen[None]):
             self.query_one("#actions", OptionList).focus()
 
     # --- keys -------------------------------------------------------------------------
+    def on_key(self, event: events.Key) -> None:
+        """A letter or digit typed on the table starts typing a move, never a command."""
+        if isinstance(self.focused, Input) or not self.awaiting_human():
+            return
+        ch = event.character
+        if ch is None or not event.is_printable or ch in "/ ":
+            return
+        box = self.query_one("#notation", Input)
+        box.focus()
+        box.insert_text_at_cursor(ch)
+        event.stop()
+        event.prevent_default()
+
     def action_notation(self) -> None:
         if self.awaiting_human():
             self.query_one("#notation", Input).focus()
@@ -684,55 +804,108 @@ class GameScreen(Screen[None]):
         if self._handing_over:
             return
         try:
-            a = self.session.undo()
+            a = self.table.undo()
         except IllegalActionError as e:
-            self.say(Text(str(e), style="yellow"))
+            self.say(Text(e.reason, style="yellow"))
             return
         self.message = Text(f"Took back {a}", style="yellow")
         self.refresh_view()
 
     def action_why(self) -> None:
-        last = self.session.last_explanation()
+        last = self.table.last_explanation()
         if last is None:
             self.say(Text("No bot has moved yet.", style="yellow"))
             return
         seat, index, text = last
-        move = self.session.events_for(self.viewer())[index]["text"]
+        event = self.table.events_for(self.viewer(), since=index)[0]
+        move = event["action"] or event["text"]
         self.app.push_screen(MessageScreen(f"Why did {seat_name(seat)} play {move}?", text))
 
     def action_save(self) -> None:
-        m = self.session.match
-        default = f"tianxia-{m.game.NAME}-{m.seed}.json"
-        self.app.push_screen(PathPrompt("Save the game (the match log) to", default), self.save)
+        self.app.push_screen(
+            PathPrompt("Save the game (the match log) to", DEFAULT_SAVE), self.save
+        )
 
     def save(self, path: str | None) -> None:
         if path is None:
             return
         try:
-            self.session.save(path)
+            self.table.save(path)
         except OSError as e:
             self.say(Text(f"Not saved: cannot write {path}: {e.strerror or e}", style="red"))
             return
         self.say(Text(f"Saved to {Path(path)}", style="green"))
 
     def action_game_over(self) -> None:
-        state = self.session.state
+        state = self.table.state
         if state.is_terminal():
-            ctx = context(self.session.game, None)
+            ctx = context(self.table.game, None, over=True)
             self.app.push_screen(MessageScreen("Game over", final_scores(state, ctx)))
 
+    def action_help(self) -> None:
+        self.app.push_screen(MessageScreen("Keys", Text(HELP)))
+
+    def action_rules(self) -> None:
+        name = self.table.game.NAME
+        path = RULES / f"{name}.md"
+        try:
+            body: RenderableType = Markdown(path.read_text(encoding="utf-8"))
+        except OSError:
+            body = Text(f"The rules of {name} are in docs/rules/{name}.md (not found here).")
+        self.app.push_screen(MessageScreen(f"Rules: {self.table.game.info.title}", body))
+
+    def autosave(self, path: str = DEFAULT_SAVE) -> Path | None:
+        """Write the game in progress to `path`; None when there is nothing to keep."""
+        if not self.table.match.log:
+            return None
+        try:
+            self.table.save(path)
+        except OSError:
+            return None
+        return Path(path)
+
     def action_leave(self) -> None:
+        """Back to the set-up screen; a game in progress is left only when confirmed, and
+        saved first."""
+        if isinstance(self.focused, Input):
+            self.focused.value = ""
+            self.query_one("#actions", OptionList).focus()
+            return
+        if self.table.state.is_terminal() or not self.table.match.log:
+            self.app.pop_screen()
+            return
+        self.app.push_screen(
+            Confirm(
+                "Leave this game?",
+                f"It is saved to {DEFAULT_SAVE}; Load saved game continues it.",
+                "Save and leave",
+            ),
+            self.left,
+        )
+
+    def left(self, sure: bool | None) -> None:
+        if not sure:
+            return
+        path = self.autosave()
         self.app.pop_screen()
+        setup = self.app.screen
+        if path is not None and isinstance(setup, SetupScreen):
+            setup.say(f"Saved the game to {path}", error=False)
 
 
 class ReplayScreen(Screen[None]):
     """A saved game step by step, from any seat's view or a spectator's."""
 
+    HORIZONTAL_BREAKPOINTS = WIDTH_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = HEIGHT_BREAKPOINTS
+
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,n", "step(1)", "Next"),
-        Binding("left,p", "step(-1)", "Back"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
+        # Before the board pane's own keys: a board taller than the screen scrolls, and
+        # would take Home and End for itself.
+        Binding("right,n", "step(1)", "Next", priority=True),
+        Binding("left,p", "step(-1)", "Back", priority=True),
+        Binding("home", "jump(0)", "Start", priority=True),
+        Binding("end", "jump(-1)", "End", priority=True),
         Binding("v", "viewpoint", "Viewpoint"),
         Binding("escape,q", "leave", "Menu"),
     ]
@@ -742,6 +915,7 @@ class ReplayScreen(Screen[None]):
         self.match = match
         self.step = 0
         self.viewer: int | None = None
+        self._lines: dict[int | None, list[LogEntry]] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -760,7 +934,7 @@ class ReplayScreen(Screen[None]):
     def refresh_view(self) -> None:
         m = self.match
         state = m.history[self.step]
-        ctx = context(m.game, self.viewer)
+        ctx = context(m.game, self.viewer, over=state.is_terminal())
         self.query_one("#board", Static).update(
             render(m.game.NAME, state.observation(self.viewer), ctx)
         )
@@ -777,9 +951,14 @@ class ReplayScreen(Screen[None]):
         if state.is_terminal():
             parts.append(final_scores(state, ctx))
         self.query_one("#replay-status", Static).update(Group(*parts))
-        # A replay is of a whole game: every event is read whole.
-        lines = [(i, m.seat_of(i), m.event(i).text) for i in range(len(m.log))]
-        self.query_one("#log", Static).update(log_window(lines, self.step))
+        self.query_one("#log", Static).update(log_window(self.lines(), self.step))
+
+    def lines(self) -> list[LogEntry]:
+        """The record as the chosen viewer reads it (a finished game shows every line)."""
+        key = self.viewer
+        if key not in self._lines:
+            self._lines[key] = log_entries(self.match.events_for(self.viewer))
+        return self._lines[key]
 
     def action_step(self, delta: int) -> None:
         self.step = max(0, min(len(self.match.log), self.step + delta))

@@ -2,25 +2,29 @@
 
     python -m tianxia.tui.screenshots docs/screenshots [game ...]
 
-Each game is played at random from a fixed seed to a middle position where seat 0, a
-person, is to decide; the table is then saved as `<game>.svg`.
+Each game is played at random from a fixed seed to a middle position where P1, a person,
+is to decide; the table is then saved at each terminal size of `SIZES` as
+`<game>-<columns>x<rows>.svg`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import sys
 from pathlib import Path
 
+from rich.console import Console
+
 import tianxia
 from tianxia.core import Match
-from tianxia.play.table import SeatPlan
-from tianxia.play.table import Table as GameTable
+from tianxia.play.table import SeatPlan, Table
 from tianxia.tui.app import TianxiaApp
 from tianxia.tui.screens import GameScreen, playable_games
 
-SIZE = (170, 60)
+# The smallest terminal the player is made for, and a large one.
+SIZES = ((80, 24), (160, 50))
 
 
 def middle_position(name: str, seed: int = 7, fraction: float = 0.4) -> Match:
@@ -45,16 +49,34 @@ def middle_position(name: str, seed: int = 7, fraction: float = 0.4) -> Match:
     return match
 
 
-async def shoot(name: str, folder: Path, seed: int = 7) -> Path:
+def screen_text(app: TianxiaApp) -> str:
+    """What the app's screen shows now, as plain text, one line per terminal row."""
+    width, height = app.size
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        record=True,
+        color_system=None,
+        legacy_windows=False,
+        safe_box=False,
+    )
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
+    return console.export_text()
+
+
+async def shoot(name: str, folder: Path, size: tuple[int, int], seed: int = 7) -> Path:
     match = middle_position(name, seed)
     seats = [SeatPlan("human")] + [SeatPlan("bot", "random")] * (match.game.players - 1)
-    session = GameTable(match, seats, bot_seed=seed)
+    table = Table(match, seats, bot_seed=seed)
     app = TianxiaApp(game=name, bot_delay=3600)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        await app.push_screen(GameScreen(session, bot_delay=3600))
+        await app.push_screen(GameScreen(table, bot_delay=3600))
         await pilot.pause()
-        path = folder / f"{name}.svg"
+        path = folder / f"{name}-{size[0]}x{size[1]}.svg"
         app.save_screenshot(filename=path.name, path=str(folder))
         # The bot (if any) waits an hour before it moves; end its wait with the app.
         app.workers.cancel_all()
@@ -65,7 +87,8 @@ def main(argv: list[str]) -> None:
     folder = Path(argv[0] if argv else "docs/screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     for name in argv[1:] or playable_games():
-        print(asyncio.run(shoot(name, folder)))
+        for size in SIZES:
+            print(asyncio.run(shoot(name, folder, size)))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,16 @@ from rich.table import Table
 from rich.text import Text
 
 from tianxia.tui.render import Context
-from tianxia.tui.render.common import Canvas, colour, scale, seat_chip, seat_style
+from tianxia.tui.render.common import (
+    Canvas,
+    Fitted,
+    Stacked,
+    colour,
+    plural,
+    scale,
+    seat_chip,
+    seat_style,
+)
 
 WIDTH, HEIGHT = 78, 27
 FREE = "○"
@@ -34,7 +43,14 @@ def _cards(counts: dict[str, int] | None) -> Text:
     return out if out.plain else Text("none", style="dim")
 
 
-def board_map(obs: dict[str, Any], ctx: Context) -> Text:
+def field_number(name: str) -> str:
+    """The number of field `Qin.3` within its province, drawn on the map: `3`."""
+    return name.rpartition(".")[2] or FREE
+
+
+def board_map(obs: dict[str, Any], ctx: Context, width: int = WIDTH) -> Text:
+    """The map drawn `width` columns wide: each free field shows its number in its
+    province (the `3` beside Qin is `Qin.3`), a house its owner's chip."""
     layout = ctx.layout
     fields: list[dict[str, Any]] = layout["fields"]
     owners: list[int] = obs["fields"]
@@ -42,8 +58,8 @@ def board_map(obs: dict[str, Any], ctx: Context) -> Text:
     provinces: list[dict[str, Any]] = obs["provinces"]
     targets = {t.split()[1] for t in ctx.highlight if t.startswith(("house ", "fortify "))}
     emissary_targets = {t.split()[1] for t in ctx.highlight if t.startswith("emissary ")}
-    c = Canvas(WIDTH, HEIGHT)
-    at = [(scale(f["xy"][0], WIDTH), scale(f["xy"][1], HEIGHT)) for f in fields]
+    c = Canvas(width, HEIGHT)
+    at = [(scale(f["xy"][0], width), scale(f["xy"][1], HEIGHT)) for f in fields]
     for a, b in layout["roads"]:
         (x0, y0), (x1, y1) = at[a], at[b]
         c.line(x0, y0, x1, y1, "·", "grey42")
@@ -55,14 +71,15 @@ def board_map(obs: dict[str, Any], ctx: Context) -> Text:
             chip = seat_chip(owner)
             c.put(x, y, chip.plain, chip.style)
         elif f["name"] in targets:
-            c.put(x, y, "◎", f"bold reverse {colour(province['colour'])}")
+            # Underlined, not reversed: a block of colour is a house.
+            c.put(x, y, field_number(f["name"]), f"bold underline {colour(province['colour'])}")
         else:
-            c.put(x, y, FREE, colour(province["colour"]))
+            c.put(x, y, field_number(f["name"]), f"bold {colour(province['colour'])}")
         if f["name"] in forts:
             c.put(x + 1, y, FORT, "bold white")
     for p, (dx, dy) in enumerate(layout["dragons"]):
         province = provinces[p]
-        x, y = scale(dx, WIDTH), scale(dy, HEIGHT)
+        x, y = scale(dx, width), scale(dy, HEIGHT)
         name = province["name"]
         style = f"bold {colour(province['colour'])}"
         if province.get("scored"):
@@ -77,6 +94,24 @@ def board_map(obs: dict[str, Any], ctx: Context) -> Text:
         if envoys.plain:
             c.write(x - len(envoys.plain) // 2, y + 1, envoys)
     return c.to_text()
+
+
+def legend(ctx: Context) -> Text:
+    """What the marks on the map mean."""
+    t = Text("Map: ", style="bold")
+    t.append("3", style="bold")
+    t.append(" a free field, numbered in its province (the 3 by Qin is Qin.3)  ")
+    t.append_text(seat_chip(0))
+    t.append(f" a house of {ctx.name(0)}  ")
+    t.append(FORT, style="bold white")
+    t.append(" a fortification  ")
+    t.append("✦", style=seat_style(0))
+    t.append(" an emissary  ")
+    t.append("·", style="grey42")
+    t.append(" a road  ")
+    t.append("3", style="bold underline")
+    t.append(" underlined: open to you now")
+    return t
 
 
 def provinces_table(obs: dict[str, Any], ctx: Context) -> Table:
@@ -156,11 +191,12 @@ def render(obs: Any, ctx: Context) -> RenderableType:
     cards.add_row("Display", _cards(obs.get("display")))
     cards.add_row(
         "Deck",
-        Text(f"{obs['deck']} cards, run out {obs.get('exhaustions', 0)} time(s)"),
+        Text(f"{plural(obs['deck'], 'card')}, run out {plural(obs.get('exhaustions', 0), 'time')}"),
     )
     cards.add_row("Discards", _cards(obs.get("discards")))
-    parts: list[RenderableType] = [head, pending, board_map(obs, ctx), cards]
-    parts += [seats_table(obs, ctx), provinces_table(obs, ctx)]
+    parts: list[RenderableType] = [head, pending, Stacked(seats_table(obs, ctx))]
+    parts += [Fitted(lambda w: board_map(obs, ctx, w), WIDTH), legend(ctx), cards]
+    parts.append(provinces_table(obs, ctx))
     if obs.get("winners"):
         winners = ", ".join(ctx.name(w) for w in obs["winners"])
         parts.append(Text(f"Winner: {winners}", style="bold green"))

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.measure import Measurement
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
+
+# Below this many columns a table of seats reads better as one paragraph per seat.
+NARROW = 64
 
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
 SEAT_BG = ("red", "blue", "green", "yellow", "magenta", "cyan")
@@ -34,7 +42,15 @@ def seat_chip(seat: int) -> Text:
     """A seat's piece on a board: its number, white on its colour."""
     if seat < 0:
         return Text("?", style="bold white on grey30")
-    return Text(str(seat + 1), style=f"bold white on {SEAT_BG[seat % len(SEAT_BG)]}")
+    bg = SEAT_BG[seat % len(SEAT_BG)]
+    # White on the light colours cannot be read; black can.
+    ink = "black" if bg in ("green", "yellow", "cyan") else "white"
+    return Text(str(seat + 1), style=f"bold {ink} on {bg}")
+
+
+def plural(n: int, noun: str) -> str:
+    """`1 card`, `3 cards`."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def colour(name: str) -> str:
@@ -115,3 +131,67 @@ class Canvas:
 def scale(value: float, size: int, span: float = 100.0) -> int:
     """A coordinate in 0..span mapped to a cell in 0..size-1."""
     return max(0, min(size - 1, round(value * (size - 1) / span)))
+
+
+class Fitted:
+    """A drawing made for the width it is given, never wrapped.
+
+    Rich wraps a long line of a board at the pane's edge, which scrambles a map drawn by
+    coordinates; this draws the board anew for the width at hand instead.
+    """
+
+    def __init__(self, draw: Callable[[int], Text], widest: int) -> None:
+        self.draw = draw
+        self.widest = widest
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        text = self.draw(min(options.max_width, self.widest))
+        text.no_wrap = True
+        text.overflow = "crop"
+        yield text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, min(options.max_width, self.widest))
+
+
+class Stacked:
+    """A table drawn as a table where there is room, else one paragraph per row: the
+    first cell, then each other cell after its column's heading (`silver 24`)."""
+
+    def __init__(self, table: Table, narrow: int = NARROW) -> None:
+        self.table = table
+        self.narrow = narrow
+
+    def __rich_console__(
+        self, console: Console, options: ConsoleOptions
+    ) -> Iterator[RenderableType]:
+        if options.max_width >= self.narrow:
+            yield self.table
+            return
+        if self.table.title:
+            yield Text(str(self.table.title), style="bold")
+        columns = [list(c.cells) for c in self.table.columns]
+        headers = [as_text(c.header) for c in self.table.columns]
+        for row in range(self.table.row_count):
+            # Appended, not copied: the seat's colour stays on its name alone.
+            line = Text()
+            line.append_text(as_text(columns[0][row]))
+            for header, cells in zip(headers[1:], columns[1:], strict=True):
+                value = as_text(cells[row])
+                if not value.plain.strip():
+                    continue
+                line.append("  ")
+                line.append(header.plain, style="dim")
+                line.append(" ")
+                line.append_text(value)
+            yield line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, options.max_width)
+
+
+def as_text(cell: object) -> Text:
+    """A table cell as text (cells hold text or plain strings)."""
+    if isinstance(cell, Text):
+        return cell
+    return Text(str(cell))

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tianxia.tui.render import Context
-from tianxia.tui.render.common import Canvas, seat_chip, seat_style
+from tianxia.tui.render.common import Canvas, Fitted, Stacked, seat_chip, seat_style
 
 WIDTH, HEIGHT = 100, 34
 MARKER_MARK = {
@@ -67,7 +67,8 @@ def province_label(p: dict[str, Any], name: str) -> tuple[Text, Text]:
     return top, bottom
 
 
-def board_map(obs: dict[str, Any], ctx: Context) -> Text | None:
+def board_map(obs: dict[str, Any], ctx: Context, width: int = WIDTH) -> Text | None:
+    """The provinces drawn `width` columns wide, borders between them; None without a map."""
     printed = printed_map(ctx.layout)
     if printed is None:
         return None
@@ -78,12 +79,12 @@ def board_map(obs: dict[str, Any], ctx: Context) -> Text | None:
     xs = [places[i]["x"] for i in provinces]
     ys = [places[i]["y"] for i in provinces]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    c = Canvas(WIDTH, HEIGHT)
+    c = Canvas(width, HEIGHT)
     anchor: dict[str, tuple[int, int]] = {}
     targets = {t.split()[-1] for t in ctx.highlight}
     # Labels first, nudged off each other; borders then run through the gaps.
     for pid, p in provinces.items():
-        px = round(4 + (places[pid]["x"] - x0) / max(1e-9, x1 - x0) * (WIDTH - 12))
+        px = round(4 + (places[pid]["x"] - x0) / max(1e-9, x1 - x0) * (width - 12))
         py = round(1 + (y1 - places[pid]["y"]) / max(1e-9, y1 - y0) * (HEIGHT - 4))
         top, bottom = province_label(p, places[pid].get("name", pid))
         if pid in targets or any(t.split()[-1].endswith(pid) for t in ctx.highlight):
@@ -123,7 +124,7 @@ def seats_table(obs: dict[str, Any], ctx: Context) -> Table:
     for p in obs["players"]:
         seat = p["seat"]
         name = Text(ctx.name(seat), style=seat_style(seat))
-        if seat == obs.get("turn_player"):
+        if seat == obs.get("turn_player") and not ctx.over:
             name.append(" ◀ turn", style="dim")
         if seat == ctx.viewer:
             name.append(" you", style="italic")
@@ -212,14 +213,15 @@ def render(obs: Any, ctx: Context) -> RenderableType:
         f"   turn {obs['turn']} of {obs['turns']}, phase {obs['phase']}",
     )
     parts: list[RenderableType] = [head, Text(obs.get("pending", ""), style="italic")]
-    drawn = board_map(obs, ctx)
-    if drawn is not None:
-        parts += [drawn, legend()]
+    parts.append(Stacked(seats_table(obs, ctx)))
+    if board_map(obs, ctx) is not None:
+        parts += [Fitted(lambda w: board_map(obs, ctx, w) or Text(), WIDTH), legend()]
     else:
         parts.append(provinces_table(obs, ctx))
-    parts += [cards(obs, ctx), seats_table(obs, ctx)]
+    parts.append(cards(obs, ctx))
     if obs.get("log"):
         parts.append(Text("Recent: " + " · ".join(obs["log"][-4:]), style="dim"))
     if obs.get("returns"):
-        parts.append(Text(f"Returns: {obs['returns']}", style="bold"))
+        results = ", ".join(f"{ctx.name(i)} {r:+.2f}" for i, r in enumerate(obs["returns"]))
+        parts.append(Text(f"Results: {results}", style="bold"))
     return Group(*parts)

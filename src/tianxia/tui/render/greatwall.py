@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tianxia.tui.render import Context
-from tianxia.tui.render.common import SEAT_BG, seat_style
+from tianxia.tui.render.common import SEAT_BG, Stacked, seat_style
 
 # Short marks for the card kinds, so a stack stays narrow.
 KIND_MARK = {
@@ -102,7 +102,7 @@ def seats_table(obs: dict[str, Any], ctx: Context) -> Table:
         t.add_column(col)
     for seat, p in enumerate(obs["players"]):
         name = Text(ctx.name(seat), style=seat_style(seat))
-        if seat == obs.get("turn_of"):
+        if seat == obs.get("turn_of") and not ctx.over:
             name.append(" ◀ turn", style="dim")
         if seat == ctx.viewer:
             name.append(" you", style="italic")
@@ -141,7 +141,7 @@ def render(obs: Any, ctx: Context) -> RenderableType:
     mine.add_row("Bag", bag)
     if obs.get("boxed"):
         mine.add_row("Boxed", Text(" ".join(f"{v}×{n}" for v, n in obs["boxed"].items())))
-    parts += [mine, seats_table(obs, ctx)]
+    parts += [mine, Stacked(seats_table(obs, ctx))]
     if obs.get("log"):
         parts.append(Text("Recent: " + " · ".join(obs["log"][-4:]), style="dim"))
     return Group(*parts)

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tianxia.tui.render import Context
-from tianxia.tui.render.common import Canvas, colour, seat_chip, seat_style
+from tianxia.tui.render.common import Canvas, Fitted, Stacked, colour, seat_chip, seat_style
 
 ZODIAC = (
     "rat", "ox", "tiger", "rabbit", "dragon", "snake",
@@ -35,23 +35,30 @@ def tile_text(name: str) -> Text:
     return Text("■", style=TILE_COLOURS.get(hue, colour(hue)))
 
 
-def at(square: float, rx: float, ry: float) -> tuple[int, int]:
+def at(square: float, rx: float, ry: float, cx: int = CX) -> tuple[int, int]:
     # Square 0 sits at the top and the squares run clockwise, as on the printed ring.
     angle = -math.pi / 2 + (square + 0.5 - 1.5) * 2 * math.pi / SQUARES
-    return round(CX + rx * math.cos(angle)), round(CY + ry * math.sin(angle))
+    return round(cx + rx * math.cos(angle)), round(CY + ry * math.sin(angle))
 
 
-def ring(obs: dict[str, Any], ctx: Context) -> Text:
-    c = Canvas(WIDTH, HEIGHT)
+def ring(obs: dict[str, Any], ctx: Context, width: int = WIDTH) -> Text:
+    """The ring `width` columns wide; too narrow for the middle's text inside the ring,
+    that text goes below it."""
+    centre = middle(obs, ctx)
+    inside = width >= WIDTH
+    cx = CX if inside else width // 2
+    scale = 1.0 if inside else max(0.3, (width - 20) / (2 * RX))
+    rx = RX * scale
+    c = Canvas(max(width, 1), HEIGHT + (0 if inside else len(centre) + 1))
     holders: list[int] = obs["sector_holders"]
     for k in range(SQUARES):
         sector = k // 3
         holder = holders[sector] if sector < len(holders) else -1
         style = seat_style(holder) if holder >= 0 else "grey50"
-        x, y = at(k, RX, RY)
+        x, y = at(k, rx, RY, cx)
         c.put(x, y, "◆" if k % 3 == 1 else "□", style)
     for sector, animal in enumerate(ZODIAC):
-        x, y = at(sector * 3 + 1, RX + 9, RY + 2.6)
+        x, y = at(sector * 3 + 1, rx + 9, RY + 2.6, cx)
         holder = holders[sector] if sector < len(holders) else -1
         c.write_centred(x, y, animal, seat_style(holder) if holder >= 0 else "")
     here: dict[int, int] = defaultdict(int)
@@ -60,12 +67,14 @@ def ring(obs: dict[str, Any], ctx: Context) -> Text:
             continue
         depth = here[square]
         here[square] += 1
-        x, y = at(square, RX - 3 - 2 * depth, RY - 1.2 - 0.9 * depth)
+        x, y = at(square, rx - 3 * scale - 2 * depth, RY - 1.2 - 0.9 * depth, cx)
         chip = seat_chip(seat)
         c.put(x, y, chip.plain, chip.style)
-    centre = middle(obs, ctx)
     for i, line in enumerate(centre):
-        c.write(CX - 17, CY - len(centre) // 2 + i, line)
+        if inside:
+            c.write(CX - 17, CY - len(centre) // 2 + i, line)
+        else:
+            c.write(0, HEIGHT + 1 + i, line)
     return c.to_text()
 
 
@@ -108,7 +117,7 @@ def collections(obs: dict[str, Any], ctx: Context) -> Table:
     holders = obs["sector_holders"]
     for seat, tiles in enumerate(obs["collections"]):
         name = Text(ctx.name(seat), style=seat_style(seat))
-        if seat == obs.get("turn_of"):
+        if seat == obs.get("turn_of") and not ctx.over:
             name.append(" ◀ turn", style="dim")
         if seat == ctx.viewer:
             name.append(" you", style="italic")
@@ -146,7 +155,7 @@ def render(obs: Any, ctx: Context) -> RenderableType:
     if obs.get("money_variant"):
         head.append("   money variant: the richest wins", style="dim")
     parts: list[RenderableType] = [head, Text(obs.get("prompt", ""), style="italic")]
-    parts += [ring(obs, ctx), collections(obs, ctx)]
+    parts += [Fitted(lambda w: ring(obs, ctx, w), WIDTH), Stacked(collections(obs, ctx))]
     if obs.get("winners"):
         names = ", ".join(ctx.name(w) for w in obs["winners"])
         parts.append(Text(f"Winner: {names} (by {obs.get('end') or 'the end'})", "bold green"))
