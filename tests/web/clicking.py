@@ -19,6 +19,8 @@ def click_a_move(page: Page, rng: random.Random) -> str:
     spots = page.locator(".board-wrap .spot")
     listed = page.locator("#moves button.move")
     n_spots, n_listed = spots.count(), listed.count()
+    if not n_spots + n_listed:
+        return ""  # the view changed under us (a bot moved): look again
     k = rng.randrange(n_spots + n_listed)
     if k < n_spots:
         target = spots.nth(k)
@@ -61,7 +63,8 @@ def play_to_the_end(page: Page, rng: random.Random, limit: int = 3000) -> int:
             continue
         if my_turn(page):
             seq_before = page.locator("#log li").count()
-            click_a_move(page, rng)
+            if not click_a_move(page, rng):
+                continue
             clicks += 1
             # The next view replaces the moves; wait until the page has moved on.
             page.wait_for_function(
