@@ -90,7 +90,7 @@ def test_cashing_in_only_before_the_roll_of_ones_own_turn() -> None:
     )
     with pytest.raises(IllegalActionError) as err:
         s.apply("cash horse-red")
-    assert err.value.rule == "MA-2.1" and "not in seat 0's collection" in err.value.reason
+    assert err.value.rule == "MA-2.1" and "not in P1's collection" in err.value.reason
     s = play(s, "roll")
     assert s.current_player() == CHANCE
     s = play(s, "die 3")  # character square: the turn passes to seat 1, who may cash in

@@ -158,8 +158,8 @@ def test_the_heuristic_stays_in_range_and_names_its_terms() -> None:
 def test_explanations_name_the_action_or_the_rule() -> None:
     g = tianxia.load_game("mandarin", players=2)
     s = g.position(sign=(0, 6), pos=(1, 19), phase=rules.START, owner=(0,) + (-1,) * 71)
-    assert s.explain("roll") == "legal: seat 0 stops cashing in and rolls the die"
-    assert s.explain("cash rat-red").startswith("legal: seat 0 returns rat-red")
+    assert s.explain("roll") == "legal: P1 stops cashing in and rolls the die"
+    assert s.explain("cash rat-red").startswith("legal: P1 returns rat-red")
     assert s.explain("bid 100").startswith("illegal: MA-4.1")
     assert s.explain("keep").startswith("illegal: MA-3.1")
     assert s.explain("die 3").startswith("illegal: MA-0.1")
@@ -200,18 +200,18 @@ def test_json_with_impossible_values_is_refused(change: dict[str, object]) -> No
 def test_the_log_keeps_the_last_six_public_events() -> None:
     g = tianxia.load_game("mandarin", players=2)
     s = g.new_initial_state().apply("sign rat").apply("sign horse")
-    assert s.observation(None)["log"] == ["seat 0: sign rat", "seat 1: sign horse"]
+    assert s.observation(None)["log"] == ["P1: sign rat", "P2: sign horse"]
     for _ in range(3):
         s = s.apply("die 3")
     assert s.observation(1)["log"] == [
-        "seat 0: sign rat",
-        "seat 1: sign horse",
+        "P1: sign rat",
+        "P2: sign horse",
         "die 3",
         "die 3",
         "die 3",
     ]
     s = s.apply("die 3").apply("die 3")
-    assert len(s.observation(0)["log"]) == 6 and s.observation(0)["log"][0] == "seat 1: sign horse"
+    assert len(s.observation(0)["log"]) == 6 and s.observation(0)["log"][0] == "P2: sign horse"
 
 
 def test_the_heuristic_counts_a_standing_bid_as_money_promised() -> None:

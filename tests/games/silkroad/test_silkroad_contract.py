@@ -60,7 +60,7 @@ def test_the_observation_names_the_decision_and_everything_a_board_needs() -> No
     ):
         assert key in obs
     assert obs["merchants"][0] == {"colour": "white", "owner": 0, "field": 5}
-    assert "player 1" in obs["decision"]
+    assert "P1" in obs["decision"]
 
 
 def test_resampling_keeps_what_the_seat_knows_and_redraws_the_rest() -> None:

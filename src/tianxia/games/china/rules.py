@@ -208,7 +208,7 @@ def _on_card(t: ChinaState, s: ChinaState, a: Action) -> None:
         if s.exhaustions == 1:
             t.drawn = _set_row(t.drawn, me, _set(t.drawn[me], a.colour, 1))
         t.to_take = s.to_take - 1
-        _log(t, f"seat {me} draws a card from the deck")
+        _log(t, f"{seat_name(me)} draws a card from the deck")
         _after_deck_draw(t)
         _refill_step(t)
         return
@@ -246,7 +246,7 @@ def _on_piece(t: ChinaState, s: ChinaState, a: Action) -> None:
         houses[a.field] = me
         t.houses = tuple(houses)
         t.pcount = _set(s.pcount, p * n + me, 1)
-        _log(t, f"seat {me}: {a}")
+        _log(t, f"{seat_name(me)}: {a}")
         if not s.scored[p] and all(houses[f] >= 0 for f in names.province_fields[p]):
             gained = province_points(t, p)
             t.points = tuple(x + y for x, y in zip(t.points, gained))
@@ -255,11 +255,11 @@ def _on_piece(t: ChinaState, s: ChinaState, a: Action) -> None:
     elif isinstance(a, Emissary):
         sup[1] -= 1
         t.emissaries = _set(s.emissaries, p * n + me, 1)
-        _log(t, f"seat {me}: {a}")
+        _log(t, f"{seat_name(me)}: {a}")
     else:
         sup[2] -= 1
         t.forts = tuple(sorted((*s.forts, a.field)))
-        _log(t, f"seat {me}: {a}")
+        _log(t, f"{seat_name(me)}: {a}")
     t.supply = _set_row(s.supply, me, tuple(sup))
     if t.pieces >= t.limit or t.cards >= MAX_CARDS:
         _start_refill(t)
@@ -276,7 +276,7 @@ def _on_exchange(t: ChinaState, s: ChinaState, a: Action) -> None:
     assert isinstance(a, Exchange)
     me = s.seat
     _spend(t, a.colour, 1)
-    _log(t, f"seat {me} exchanges a {COLOURS[a.colour]} card")
+    _log(t, f"{seat_name(me)} exchanges a {COLOURS[a.colour]} card")
     t.to_take = 1
     _refill_step(t)
 
@@ -288,7 +288,7 @@ def _on_take(t: ChinaState, s: ChinaState, a: Action) -> None:
     t.hands = _set_row(s.hands, me, _set(s.hands[me], a.colour, 1))
     t.known = _set_row(s.known, me, _set(s.known[me], a.colour, 1))
     t.to_take = s.to_take - 1
-    _log(t, f"seat {me} takes {COLOURS[a.colour]} from the display")
+    _log(t, f"{seat_name(me)} takes {COLOURS[a.colour]} from the display")
     _refill_step(t)
 
 
@@ -300,7 +300,7 @@ def _on_draw(t: ChinaState, s: ChinaState, a: Action) -> None:
 def _on_pass(t: ChinaState, s: ChinaState, a: Action) -> None:
     assert isinstance(a, Pass)
     me = s.seat
-    _log(t, f"seat {me} can neither place nor exchange and passes")
+    _log(t, f"{seat_name(me)} can neither place nor exchange and passes")
     _end_turn(t)
 
 
@@ -532,7 +532,7 @@ def why_illegal(s: ChinaState, a: Action) -> tuple[str, str]:
         kind = 0 if isinstance(a, House) else 1 if isinstance(a, Emissary) else 2
         if not s.supply[me][kind]:
             what = ("houses", "emissaries", "fortifications")[kind]
-            return ("CH-3.5", f"seat {me} has no {what} left in supply")
+            return ("CH-3.5", f"{seat_name(me)} has no {what} left in supply")
         if isinstance(a, Emissary):
             limit = emissary_limit(s, p)
             there = emissaries_in(s, p)
@@ -623,17 +623,17 @@ def describe(s: ChinaState, a: Action) -> str:
             what = f"sends an emissary to the dragon field of {b.province_names[p]}"
         else:
             what = f"puts a fortification on {b.field_names[a.field]}"
-        return f"seat {s.seat} {what}, paying {pay}"
+        return f"{seat_name(s.seat)} {what}, paying {pay}"
     if isinstance(a, Done):
-        return f"seat {s.seat} ends placing and refills the hand to 3"
+        return f"{seat_name(s.seat)} ends placing and refills the hand to 3"
     if isinstance(a, Pass):
-        return f"seat {s.seat} passes, unable to place or exchange"
+        return f"{seat_name(s.seat)} passes, unable to place or exchange"
     if isinstance(a, Exchange):
-        return f"seat {s.seat} discards a {COLOURS[a.colour]} card and takes one card instead"
+        return f"{seat_name(s.seat)} discards a {COLOURS[a.colour]} card and takes one card instead"
     if isinstance(a, Take):
-        return f"seat {s.seat} takes the face-up {COLOURS[a.colour]} card from the display"
+        return f"{seat_name(s.seat)} takes the face-up {COLOURS[a.colour]} card from the display"
     if isinstance(a, Draw):
-        return f"seat {s.seat} takes the top card of the deck"
+        return f"{seat_name(s.seat)} takes the top card of the deck"
     return f"{a} is legal"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tianxia.core import JSON
+from tianxia.core.events import seat_name
 from tianxia.games.china import rules
 from tianxia.games.china.data import COLOURS
 from tianxia.games.china.state import ChinaState
@@ -18,17 +19,13 @@ def pending(s: ChinaState) -> str:
     if s.phase == "deal":
         return "chance deals the cards: 3 to each hand, then 4 face up"
     if s.phase == "turn":
-        return (
-            f"seat {s.seat} places 1-3 cards' worth of pieces in one province or exchanges a card"
-        )
+        return f"{seat_name(s.seat)} places 1-3 cards' worth of pieces in one province or exchanges a card"
     if s.phase == "place":
-        return (
-            f"seat {s.seat} may place a second piece in {b.province_names[s.province]} or say done"
-        )
+        return f"{seat_name(s.seat)} may place a second piece in {b.province_names[s.province]} or say done"
     if s.phase == "refill":
-        return f"seat {s.seat} takes {s.to_take} more card(s) from the display or the deck"
+        return f"{seat_name(s.seat)} takes {s.to_take} more card(s) from the display or the deck"
     if s.phase == "draw":
-        return f"chance draws the top card of the deck for seat {s.seat}"
+        return f"chance draws the top card of the deck for {seat_name(s.seat)}"
     if s.phase == "reveal":
         return "chance lays out a card from the deck to refill the display to 4"
     return "the game is over"

@@ -517,7 +517,7 @@ def resolve_cards(s: S) -> None:
                 s.fresh = -1
             s.hands = _set_hand(s.hands, me, tuple(hand))
             s.yang_out = tuple(out)
-            _add_log(s, f"P{me} loses every attack card")
+            _add_log(s, f"{seat_name(me)} loses every attack card")
         elif c.yin_loss[k] > 0 and s.owner[s.yin_at] >= 0:
             if s.t.defence_for[k] >= 0:
                 s.phase = SHIELD
@@ -556,9 +556,11 @@ def settle_yang(s: S) -> None:
             me = s.player
             s.hands = _set_hand(s.hands, me, _set(s.hands[me], k, s.hands[me][k] + 1))
             if m >= 0:
-                _add_log(s, f"P{me} keeps a {t.c.yang_kinds[k]} card, no marker being left")
+                _add_log(
+                    s, f"{seat_name(me)} keeps a {t.c.yang_kinds[k]} card, no marker being left"
+                )
             else:
-                _add_log(s, f"P{me} keeps the yang card")
+                _add_log(s, f"{seat_name(me)} keeps the yang card")
         s.fresh = -1
     end_turn(s)
 
@@ -571,7 +573,7 @@ def do_merge(s: S, senior: int, junior: int) -> None:
     s.yang_out = tuple(a + b for a, b in zip(s.yang_out, lost))
     s.hands = _set_hand(s.hands, junior, (0,) * len(lost))
     s.claims = tuple(False if i == junior else v for i, v in enumerate(s.claims))
-    _add_log(s, f"P{junior} merges into P{senior}'s state as junior partner")
+    _add_log(s, f"{seat_name(junior)} merges into {seat_name(senior)}'s state as junior partner")
 
 
 def _stronger(s: S, a: int, b: int) -> tuple[int, int]:
@@ -588,7 +590,9 @@ def agree_merger(s: S, a: int, b: int) -> None:
     if junior == s.player:
         # the weaker player whose turn it is still has his phase 5 first
         s.merge = (senior, junior)
-        _add_log(s, f"P{junior} will merge into P{senior}'s state after phase 5")
+        _add_log(
+            s, f"{seat_name(junior)} will merge into {seat_name(senior)}'s state after phase 5"
+        )
         enter_phase5(s)
     else:
         do_merge(s, senior, junior)
@@ -628,7 +632,7 @@ def end_turn(s: S) -> None:
         return
     if s.claims[nxt] and control(s, nxt) >= c.victory_provinces:
         # he held 15 provinces since the end of his last turn (EM-3.3)
-        _add_log(s, f"P{nxt} still holds {control(s, nxt)} provinces: the game ends")
+        _add_log(s, f"{seat_name(nxt)} still holds {control(s, nxt)} provinces: the game ends")
         s.phase = END
         return
     s.claims = _set_claim(s.claims, nxt, False)
@@ -675,7 +679,7 @@ def _on_move(s: S, a: Action) -> None:
     # the surplus over the cap is taken from the newcomers
     s.moved = _set(s.moved, dst, s.moved[dst] + arrive - s.units[dst])
     _set_units(s, dst, arrive, me)
-    _add_log(s, f"P{me}: {a}")
+    _add_log(s, f"{seat_name(me)}: {a}")
     settle_move(s)
 
 
@@ -689,14 +693,14 @@ def _on_grow(s: S, a: Action) -> None:
     n = min(due, supply(s, me), t.cap - s.units[p])
     _set_units(s, p, s.units[p] + n, me)
     s.growth = s.growth[1:]
-    _add_log(s, f"P{me}: {a} (+{n})")
+    _add_log(s, f"{seat_name(me)}: {a} (+{n})")
     settle_growth(s)
 
 
 def _on_done(s: S, a: Action) -> None:
     assert isinstance(a, Done)
     me = s.player
-    _add_log(s, f"P{me}: done with {s.phase}")
+    _add_log(s, f"{seat_name(me)}: done with {s.phase}")
     if s.phase == COLONISE:
         settle_move(s, fresh=True)
     elif s.phase == MOVE:
@@ -747,7 +751,7 @@ def _on_colonise(s: S, a: Action) -> None:
     src, dst = ix[a.src], ix[a.dst]
     _set_units(s, src, s.units[src] - 3, me)
     _set_units(s, dst, 3, me)
-    _add_log(s, f"P{me}: {a}")
+    _add_log(s, f"{seat_name(me)}: {a}")
     settle_colonise(s)
 
 
@@ -766,13 +770,13 @@ def _on_attack(s: S, a: Action) -> None:
     s.phase = DEFENDER
     s.decider = s.owner[dst]
     card = f" with a {t.c.yang_kinds[k]} card" if k >= 0 else ""
-    _add_log(s, f"P{me}: {a}{card}")
+    _add_log(s, f"{seat_name(me)}: {a}{card}")
 
 
 def _on_withdraw(s: S, a: Action) -> None:
     assert isinstance(a, Withdraw)
     me = s.player
-    _add_log(s, f"P{me}: withdraw")
+    _add_log(s, f"{seat_name(me)}: withdraw")
     settle_expand(s)
 
 
@@ -790,7 +794,7 @@ def _on_retreat(s: S, a: Action) -> None:
         s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
     _set_units(s, q, min(t.cap, s.units[q] + s.units[dst]), d)
     _set_units(s, dst, 0, -1)
-    _add_log(s, f"P{d}: {a}")
+    _add_log(s, f"{seat_name(d)}: {a}")
     s.phase = ADVANCE
     s.decider = me
 
@@ -805,7 +809,7 @@ def _on_advance(s: S, a: Action) -> None:
         _set_units(s, src, s.units[src] - a.n, me)
         _set_units(s, dst, a.n, me)
         s.conquered = (*s.conquered, dst)
-    _add_log(s, f"P{me}: {a} into {t.ids[dst]}")
+    _add_log(s, f"{seat_name(me)}: {a} into {t.ids[dst]}")
     settle_expand(s)
 
 
@@ -814,7 +818,7 @@ def _on_offer_merger(s: S, a: Action) -> None:
     me = s.player
     assert s.battle is not None
     s.battle = (s.battle[0], s.battle[1], 1)
-    _add_log(s, f"P{s.decider}: offers a merger")
+    _add_log(s, f"{seat_name(s.decider)}: offers a merger")
     s.phase = REPLY
     s.decider = me
 
@@ -823,7 +827,7 @@ def _on_propose_merger(s: S, a: Action) -> None:
     assert isinstance(a, ProposeMerger)
     me = s.player
     s.proposed = (*s.proposed, a.seat)
-    _add_log(s, f"P{me}: offers P{a.seat} a merger")
+    _add_log(s, f"{seat_name(me)}: offers {seat_name(a.seat)} a merger")
     s.phase = REPLY
     s.decider = a.seat
 
@@ -831,7 +835,7 @@ def _on_propose_merger(s: S, a: Action) -> None:
 def _on_accept(s: S, a: Action) -> None:
     assert isinstance(a, Accept)
     me = s.player
-    _add_log(s, f"P{s.decider}: accepts the merger")
+    _add_log(s, f"{seat_name(s.decider)}: accepts the merger")
     if s.battle is not None:
         agree_merger(s, me, s.owner[s.battle[1]])
     else:
@@ -841,7 +845,7 @@ def _on_accept(s: S, a: Action) -> None:
 def _on_refuse(s: S, a: Action) -> None:
     assert isinstance(a, Refuse)
     me = s.player
-    _add_log(s, f"P{s.decider}: refuses the merger")
+    _add_log(s, f"{seat_name(s.decider)}: refuses the merger")
     if s.battle is not None:
         s.phase = ATTACKER
         s.decider = me
@@ -857,7 +861,7 @@ def _on_start(s: S, a: Action) -> None:
     p = ix[a.province]
     _set_units(s, p, min(t.c.start_units, supply(s, me)), me)
     s.chosen = (*s.chosen, p)
-    _add_log(s, f"P{me}: {a}")
+    _add_log(s, f"{seat_name(me)}: {a}")
     if len(s.chosen) >= t.start_count or not start_options(s):
         s.started = _set_started(s.started, me)
         s.chosen = ()
@@ -870,7 +874,7 @@ def _on_assign_yang(s: S, a: Action) -> None:
     ix = t.index
     me = s.player
     s.yang_at = ix[a.province]
-    _add_log(s, f"P{me}: {a}")
+    _add_log(s, f"{seat_name(me)}: {a}")
     if sum(s.yin_deck):
         s.phase = YIN
     else:
@@ -883,7 +887,7 @@ def _on_assign_yin(s: S, a: Action) -> None:
     ix = t.index
     me = s.player
     s.yin_at = ix[a.province]
-    _add_log(s, f"P{me}: {a}")
+    _add_log(s, f"{seat_name(me)}: {a}")
     after_assignments(s)
 
 
@@ -920,7 +924,7 @@ def _on_defend(s: S, a: Action) -> None:
     else:
         s.hands = _set_hand(s.hands, d, _set(s.hands[d], k, s.hands[d][k] - 1))
     s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
-    _add_log(s, f"P{d}: defends {t.ids[s.yin_at]} with a {t.c.yang_kinds[k]} card")
+    _add_log(s, f"{seat_name(d)}: defends {t.ids[s.yin_at]} with a {t.c.yang_kinds[k]} card")
     s.decider = me
     settle_yang(s)
 
@@ -984,7 +988,7 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
     if s.phase not in phases:
         return (
             RULE_OF_PHASE[s.phase],
-            f"it is the {s.phase} step (P{s.current_player()} decides); "
+            f"it is the {s.phase} step ({seat_name(s.current_player())} decides); "
             f"'{a}' belongs to the {' or '.join(phases)} step",
         )
     me = s.player
@@ -1063,8 +1067,8 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
         if x == me:
             return ("EM-7.1", "a state cannot merge with itself")
         if x in s.proposed:
-            return ("EM-7.1", f"P{x} has already been offered a merger this turn")
-        return ("EM-7.1", f"P{x} leads no state of his own that holds a province")
+            return ("EM-7.1", f"{seat_name(x)} has already been offered a merger this turn")
+        return ("EM-7.1", f"{seat_name(x)} leads no state of his own that holds a province")
     if isinstance(a, Retreat):
         assert s.battle is not None
         dst = s.battle[1]
@@ -1082,7 +1086,7 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
             f"only up to {min(s.units[s.battle[0]], t.cap)} units can follow from {name(s.battle[0])}",
         )
     if isinstance(a, Defend):
-        return ("EM-8.2", f"P{s.decider} has no matching defence card to play")
+        return ("EM-8.2", f"{seat_name(s.decider)} has no matching defence card to play")
     return ("ENGINE-2", f"{a} is not one of the actions open now")
 
 
@@ -1102,7 +1106,7 @@ def describe(s: S, a: Action) -> str:
         card = f", spending a {t.c.yang_kinds[k]} card" if k >= 0 else ""
         return f"attacks {a.dst} from {a.src}{card}"
     if isinstance(a, ProposeMerger):
-        return f"offers P{a.seat} to merge the two states"
+        return f"offers {seat_name(a.seat)} to merge the two states"
     if isinstance(a, Accept):
         return "agrees to the merger: the weaker state becomes the junior partner"
     if isinstance(a, Refuse):

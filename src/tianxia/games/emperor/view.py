@@ -9,6 +9,7 @@ until it is settled. The yang deck's order never exists: cards are drawn one by 
 from __future__ import annotations
 
 from tianxia.core import JSON
+from tianxia.core.events import seat_name
 from tianxia.games.emperor import rules
 from tianxia.games.emperor.state import (
     ADVANCE,
@@ -40,43 +41,47 @@ def pending(s: EmperorState) -> str:
     if ph == END:
         return "the game is over"
     if ph == START:
-        return f"P{p} occupies start province {len(s.chosen) + 1} of {t.start_count}"
+        return f"{seat_name(p)} occupies start province {len(s.chosen) + 1} of {t.start_count}"
     if ph == GROWTH:
         head = s.growth[0]
         if head < 0:
-            return f"P{p} places {t.c.growth_base} new units in one of his provinces"
-        return f"P{p} places a unit from the marker in {ids[head]} there or in a neighbour"
+            return f"{seat_name(p)} places {t.c.growth_base} new units in one of his provinces"
+        return (
+            f"{seat_name(p)} places a unit from the marker in {ids[head]} there or in a neighbour"
+        )
     if ph == COLONISE:
-        return f"P{p} may colonise empty neighbours with 3 units, or be done"
+        return f"{seat_name(p)} may colonise empty neighbours with 3 units, or be done"
     if ph == MOVE:
-        return f"P{p} may move units one border into his own provinces, or be done"
+        return f"{seat_name(p)} may move units one border into his own provinces, or be done"
     if ph == EXPAND:
-        return f"P{p} may attack, offer a merger, or be done"
+        return f"{seat_name(p)} may attack, offer a merger, or be done"
     if ph == REPLY:
         if s.battle is not None:
-            return f"P{p} answers the defender's merger offer"
-        return f"P{s.decider} answers P{p}'s merger offer"
+            return f"{seat_name(p)} answers the defender's merger offer"
+        return f"{seat_name(s.decider)} answers {seat_name(p)}'s merger offer"
     if ph in (DEFENDER, ATTACKER, DIE, ADVANCE):
         assert s.battle is not None
         a, b = ids[s.battle[0]], ids[s.battle[1]]
         if ph == DEFENDER:
-            return f"P{s.decider} defends {b} against {a}: stand, retreat or offer a merger"
+            return (
+                f"{seat_name(s.decider)} defends {b} against {a}: stand, retreat or offer a merger"
+            )
         if ph == ATTACKER:
-            return f"P{p} attacks {b} from {a}: roll or withdraw"
+            return f"{seat_name(p)} attacks {b} from {a}: roll or withdraw"
         if ph == DIE:
             return f"the die is rolled for the attack on {b}"
-        return f"P{p} moves units from {a} into the conquered {b}"
+        return f"{seat_name(p)} moves units from {a} into the conquered {b}"
     if ph == YANG:
-        return f"P{p} assigns his face-down yang card to a province"
+        return f"{seat_name(p)} assigns his face-down yang card to a province"
     if ph == YIN:
-        return f"P{p} assigns his face-down yin card to a province"
+        return f"{seat_name(p)} assigns his face-down yin card to a province"
     if ph == DRAW_YIN:
         return "the yin card is turned over"
     if ph == DRAW_YANG:
-        return f"P{p} looks at his yang card"
+        return f"{seat_name(p)} looks at his yang card"
     if ph == SHIELD:
         kind = t.c.yin_kinds[s.yin_card]
-        return f"P{s.decider} may play a {kind} defence card for {ids[s.yin_at]}"
+        return f"{seat_name(s.decider)} may play a {kind} defence card for {ids[s.yin_at]}"
     return ph
 
 

@@ -184,7 +184,7 @@ def chance_outcomes(s: MandarinState) -> list[tuple[Action, float]]:
 
 def apply(s: MandarinState, a: Action) -> MandarinState:
     n = s.draft()
-    event = str(a) if s.phase in CHANCE_PHASES else f"seat {s.actor}: {a}"
+    event = str(a) if s.phase in CHANCE_PHASES else f"{seat_name(s.actor)}: {a}"
     n.log = (*s.log[1 - LOG_LENGTH :], event)
     _HANDLERS[type(a)](n, s, a)
     return n.freeze()
@@ -508,22 +508,28 @@ def why_illegal(s: MandarinState, a: Action) -> tuple[str, str]:
     if isinstance(a, Sign):
         return ("MA-1.3", "signs are chosen only before the first roll, and all are chosen")
     if phase == SIGN:
-        return ("MA-1.3", f"seat {who} must first choose an animal sign (sign rat ... sign pig)")
+        return (
+            "MA-1.3",
+            f"{seat_name(who)} must first choose an animal sign (sign rat ... sign pig)",
+        )
     if isinstance(a, Cash):
         if phase != START:
             return (
                 "MA-2.1",
                 "tiles are cashed in only on one's own turn, before the die is rolled",
             )
-        return ("MA-2.1", f"{TABLES.tile_names[a.tile]} is not in seat {who}'s collection")
+        return ("MA-2.1", f"{TABLES.tile_names[a.tile]} is not in {seat_name(who)}'s collection")
     if isinstance(a, Roll):
         return ("MA-2.2", f"the die is rolled at the start of a turn, and now {pending(s)}")
     if isinstance(a, Take):
         tile = TABLES.tile_names[a.tile]
         if phase == TAKE:
-            return ("MA-6.1", f"{tile} is not in the collection of a player seat {who} passed")
+            return (
+                "MA-6.1",
+                f"{tile} is not in the collection of a player {seat_name(who)} passed",
+            )
         if phase == SEIZE:
-            return ("MA-7.1", f"{tile} is not in bankrupt seat {s.debtor}'s collection")
+            return ("MA-7.1", f"{tile} is not in bankrupt {seat_name(s.debtor)}'s collection")
         return (
             "MA-6.1",
             f"a tile is taken only after passing a mandarin or from a bankrupt; now {pending(s)}",
@@ -541,7 +547,7 @@ def why_illegal(s: MandarinState, a: Action) -> tuple[str, str]:
             return ("MA-9.2", "only the first tile drawn in a turn may be offered")
         return (
             "MA-9.2",
-            f"a special auction needs 6 tiles in one's collection, and seat {who} has fewer",
+            f"a special auction needs 6 tiles in one's collection, and {seat_name(who)} has fewer",
         )
     if isinstance(a, Bid | Pass):
         if phase != AUCTION:
@@ -556,7 +562,7 @@ def why_illegal(s: MandarinState, a: Action) -> tuple[str, str]:
 
 
 def who_name(s: MandarinState) -> str:
-    return "chance" if s.phase in CHANCE_PHASES else f"seat {s.actor}"
+    return "chance" if s.phase in CHANCE_PHASES else f"{seat_name(s.actor)}"
 
 
 def pending(s: MandarinState) -> str:
@@ -564,34 +570,34 @@ def pending(s: MandarinState) -> str:
     phase = s.phase
     seat = s.actor
     if phase == SIGN:
-        return f"seat {seat} chooses an animal sign"
+        return f"{seat_name(seat)} chooses an animal sign"
     if phase == START:
-        return f"seat {seat} may cash in tiles, then rolls the die"
+        return f"{seat_name(seat)} may cash in tiles, then rolls the die"
     if phase == DIE:
-        return f"the die is rolled for seat {s.seat}"
+        return f"the die is rolled for {seat_name(s.seat)}"
     if phase == TAKE:
-        passed = ", ".join(f"seat {i}" for i in s.passed)
-        return f"seat {seat} takes one tile from a passed player ({passed})"
+        passed = ", ".join(f"{seat_name(i)}" for i in s.passed)
+        return f"{seat_name(seat)} takes one tile from a passed player ({passed})"
     if phase == SEIZE:
-        return f"seat {seat} takes one tile from bankrupt seat {s.debtor}"
+        return f"{seat_name(seat)} takes one tile from bankrupt {seat_name(s.debtor)}"
     if phase == FACE:
-        return f"a tile drops from the dispenser for seat {s.seat}"
+        return f"a tile drops from the dispenser for {seat_name(s.seat)}"
     if phase == TILE:
         return "the face-up tile is seen"
     if phase == CHOOSE:
-        return f"seat {seat} keeps the drawn tiles or draws again"
+        return f"{seat_name(seat)} keeps the drawn tiles or draws again"
     if phase == AUCTION:
-        who = "the bank" if s.seller < 0 else f"seat {s.seller}"
-        standing = f"{s.high} yuan by seat {s.bidder}" if s.bidder >= 0 else "no bid yet"
-        return f"seat {seat} bids or passes in the auction for {who} ({standing})"
+        who = "the bank" if s.seller < 0 else f"{seat_name(s.seller)}"
+        standing = f"{s.high} yuan by {seat_name(s.bidder)}" if s.bidder >= 0 else "no bid yet"
+        return f"{seat_name(seat)} bids or passes in the auction for {who} ({standing})"
     if phase == REVEAL:
-        return f"a face-down tile of the lot is turned over for seat {s.receiver}"
+        return f"a face-down tile of the lot is turned over for {seat_name(s.receiver)}"
     return "the game is over"
 
 
 def describe(s: MandarinState, a: Action) -> str:
     """One sentence of what the legal action `a` does."""
-    who = f"seat {s.actor}"
+    who = f"{seat_name(s.actor)}"
     if isinstance(a, Sign):
         return f"{who} is born under the {TABLES.animals[a.animal]} and starts on its character"
     if isinstance(a, Roll):
@@ -601,7 +607,7 @@ def describe(s: MandarinState, a: Action) -> str:
     if isinstance(a, Take):
         src = s.owner[a.tile]
         why = "passed" if s.phase == TAKE else "bankrupt"
-        return f"{who} takes {TABLES.tile_names[a.tile]} from {why} seat {src}"
+        return f"{who} takes {TABLES.tile_names[a.tile]} from {why} {seat_name(src)}"
     if isinstance(a, Keep):
         count = len(s.lot) + s.holes
         return f"{who} keeps the {count} tile(s) drawn this turn, ending the turn"

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from tianxia.core import JSON, Action, ActionCodec, Game, register_game
+from tianxia.core.events import seat_name
 from tianxia.games.silkroad import rules, search, view
 from tianxia.games.silkroad.actions import (
     CallBazaar,
@@ -86,7 +87,7 @@ class SilkroadGame(Game):
         self.effect_cache: dict[tuple[tuple[int, ...], int, int], bool] = {}
 
     def seat_name(self, seat: int) -> str:
-        return f"player {seat + 1}"
+        return seat_name(seat)
 
     def layout(self) -> JSON:
         """The track with its trade cities, the start fields, and every card's text."""
