@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,9 @@ from rich.console import Console
 
 import tianxia
 from tianxia.core import Match
+from tianxia.games.silkroad.data import load_data
+from tianxia.games.silkroad.game import SilkroadGame
+from tianxia.games.silkroad.position import position
 from tianxia.tui.render import Context, generic, render, renderer_for
 
 
@@ -80,3 +84,23 @@ def test_counts_read_1_card_not_1_cards() -> None:
 
     assert plural(1, "card") == "1 card" and plural(0, "card") == "0 cards"
     assert (option_text(True), option_text(False), option_text("4-5")) == ("on", "off", "4-5")
+
+
+def test_the_silk_road_shows_the_bazaar_row_and_a_track_that_has_run_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    printed = Path(__file__).parents[1] / "data" / "silkroad-printed-bazaar"
+    monkeypatch.setenv("TIANXIA_DATA_DIR", str(printed))
+    load_data.cache_clear()
+    try:
+        game = tianxia.load_game("silkroad", players=4)
+        assert isinstance(game, SilkroadGame)
+    finally:
+        monkeypatch.delenv("TIANXIA_DATA_DIR")
+        load_data.cache_clear()
+    ctx = Context(None, 4, ("P1", "P2", "P3", "P4"), layout=game.layout())
+    on = position(game, [10, 20, 19, 5], marker=6, deck_bazaars=1)
+    assert "6 of 6: 20/12/7 ounces, -2 miles" in drawn("silkroad", on.observation(None), ctx)
+    past = position(game, [10, 20, 19, 5], marker=7, deck_bazaars=0, bazaar_cards=(1, 0, 0, 0))
+    text = drawn("silkroad", past.observation(None), ctx)
+    assert "past the last of 6 rows: the bazaar track has run out" in text

@@ -8,14 +8,19 @@ import random
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from tianxia.core import State, load_game
 from tianxia.core.match import Match
+from tianxia.games.silkroad.data import load_data
+from tianxia.games.silkroad.game import SilkroadGame
+from tianxia.games.silkroad.position import position
+from tianxia.games.silkroad.state import SilkroadState
 from tianxia.web.boards import Board, render
 
-from .board_checks import SVG, play_and_check
+from .board_checks import SVG, check_board, play_and_check
 
 TRANSLATE = re.compile(r"translate\(([-\d.]+),([-\d.]+)\)")
 
@@ -235,3 +240,54 @@ def test_the_board_is_the_same_for_the_same_view() -> None:
     a, _ = view(match, state, state.current_player())
     b, _ = view(match, state, state.current_player())
     assert a.svg == b.svg and a.placed == b.placed
+
+
+PRINTED = Path(__file__).parents[1] / "data" / "silkroad-printed-bazaar"
+
+
+def past_track_note(board: Board) -> list[str]:
+    return [
+        t.text or ""
+        for g in ET.fromstring(board.svg).iter(f"{SVG}g")
+        if g.get("class") == "bazaar-past-track"
+        for t in g.iter(f"{SVG}text")
+    ]
+
+
+def test_a_bazaar_track_shorter_than_the_cards_is_drawn_and_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TIANXIA_DATA_DIR", str(PRINTED))
+    load_data.cache_clear()
+    try:
+        totals = play_and_check("silkroad", 7, 3, steps=60)
+        assert totals["placed"] > 0
+
+        def run_out(s: State) -> bool:
+            assert isinstance(s, SilkroadState)
+            return s.marker > 6 and sum(s.bazaar_cards) > 0
+
+        # A seeded seven-player game on six rows: a bazaar card is left when the track ends.
+        match, state = first(7, 3, run_out)
+        for seat in (None, *range(7)):
+            board, legal = view(match, state, seat)
+            check_board(board, legal)
+            assert "bazaar" not in legal
+            assert past_track_note(board) == ["the bazaar track has run out"]
+        game = match.state.game
+        assert isinstance(game, SilkroadGame)
+        on_track = position(game, [10, 20, 19, 5, 0, 0, 0], marker=6, deck_bazaars=0)
+        board = render(game, on_track.envelope(0, 0), [])
+        markers = ET.fromstring(board.svg).iter(f"{SVG}g")
+        assert [g for g in markers if g.get("class") == "bazaar-marker"]
+        assert not past_track_note(board)
+    finally:
+        monkeypatch.delenv("TIANXIA_DATA_DIR")
+        load_data.cache_clear()
+
+
+def test_all_bazaars_held_past_the_shipped_track() -> None:
+    game = load_game("silkroad", 4)
+    assert isinstance(game, SilkroadGame)
+    done = position(game, [10, 20, 19, 5], marker=8, deck_bazaars=0, bazaar_cards=(0, 0, 0, 0))
+    assert past_track_note(render(game, done.envelope(0, 0), [])) == ["all bazaars held"]

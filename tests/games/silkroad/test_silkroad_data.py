@@ -115,6 +115,9 @@ def test_all_three_files_say_they_are_reconstructed() -> None:
         (0, lambda t: t.update(penalties=[0, 1, 3]), "penalties"),
         (1, lambda b: b["row"][1].update(miles=9), "fewer miles"),
         (1, lambda b: b["row"][0].update(ounces=[2, 4, 8]), "better place"),
+        (1, lambda b: b.update(cards=6), "never reached"),
+        (1, lambda b: b["row"][2].update(bazaar=4), "numbered 1, 2"),
+        (1, lambda b: b.update(row=[]), "numbered 1, 2"),
         (2, lambda c: c["card"][0]["alt"][0].update(numeral=4), "numerals"),
         (2, lambda c: c["card"][0]["alt"][0]["parts"][0].update(kind="fly"), "part kind"),
         (2, lambda c: c["card"][0]["alt"][0]["parts"][0].update(steps=-11), "10 back"),
@@ -126,6 +129,14 @@ def test_broken_data_is_refused_with_a_clear_message(which: int, change: Any, me
     change(files[which])
     with pytest.raises(ValueError, match=message):
         build(*files)
+
+
+def test_a_bazaar_track_shorter_than_the_bazaar_cards_is_accepted() -> None:
+    track, bazaar, cards = raw()
+    bazaar["row"] = bazaar["row"][:6]
+    d = build(track, bazaar, cards)
+    assert d.bazaar_cards == 7 and len(d.bazaar) == 6
+    assert d.bazaar_row(6) is d.bazaar[5] and d.bazaar_row(7) is None
 
 
 def test_a_printed_file_replaces_the_shipped_one(tmp_path: Path, monkeypatch: Any) -> None:

@@ -96,6 +96,14 @@ class SilkroadData:
     def deck_size(self) -> int:
         return sum(c.copies for c in self.cards)
 
+    def bazaar_row(self, marker: int) -> BazaarRow | None:
+        """The row under the bazaar marker, or None once the marker has left the track.
+
+        The marker moves once per bazaar card, so with fewer rows than cards it can be
+        pushed past the last row; from then on no bazaar can be called (SR-6.5).
+        """
+        return self.bazaar[marker - 1] if 1 <= marker <= len(self.bazaar) else None
+
 
 def _require(cond: bool, file: str, message: str) -> None:
     if not cond:
@@ -155,7 +163,15 @@ def parse_bazaar(raw: dict[str, Any]) -> tuple[int, tuple[BazaarRow, ...]]:
         rows.append(
             BazaarRow(_int(r["bazaar"], f, "bazaar"), (ounces[0], ounces[1], ounces[2]), miles)
         )
-    _require([r.bazaar for r in rows] == list(range(1, cards + 1)), f, "one row per bazaar card")
+    _require(cards >= 1, f, "at least one bazaar card")
+    # The printed track may be shorter than the stack of bazaar cards: the rulebook expects
+    # bazaars to be skipped so that not every merchant can call one (SR-6.5).
+    _require(
+        [r.bazaar for r in rows] == list(range(1, len(rows) + 1)) and bool(rows),
+        f,
+        "rows are numbered 1, 2, ... from the first bazaar",
+    )
+    _require(len(rows) <= cards, f, "more rows than bazaar cards: the last rows are never reached")
     for a, b in itertools.pairwise(rows):
         _require(all(y >= x for x, y in zip(a.ounces, b.ounces)), f, "later bazaars pay more")
         _require(b.miles < a.miles, f, "later bazaars move fewer miles")

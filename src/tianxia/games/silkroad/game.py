@@ -33,7 +33,7 @@ class SilkroadGame(Game):
 
     NAME = "silkroad"
     TITLE = "Die Seidenstraße"
-    VERSION = 1
+    VERSION = 2
     MIN_PLAYERS = 2
     MAX_PLAYERS = 7
     MIN_UTILITY = -1.0
@@ -90,7 +90,7 @@ class SilkroadGame(Game):
         return seat_name(seat)
 
     def layout(self) -> JSON:
-        """The track with its trade cities, the start fields, and every card's text."""
+        """The track with its trade cities, the start fields, every card's text, the bazaar track."""
         d = self.data
         return {
             "length": d.length,
@@ -98,6 +98,8 @@ class SilkroadGame(Game):
             "cities": [{"name": c.name, "field": c.field, "first": c.first} for c in d.cities],
             "cards": [{"title": k.title, "text": k.text, "copies": k.copies} for k in d.cards],
             "bazaar": [{"ounces": list(r.ounces), "miles": r.miles} for r in d.bazaar],
+            # More cards than rows: the marker can leave the track (SR-6.5).
+            "bazaar_cards": d.bazaar_cards,
         }
 
     def _codec(self) -> ActionCodec:

@@ -203,13 +203,18 @@ def targets(g: SilkroadGame, rose: Sequence[int], seat: int) -> list[int]:
     return [m for m in range(g.merchants) if g.owner[m] != seat]
 
 
-def bazaar_allowed(g: SilkroadGame, s: SilkroadState, seat: int) -> bool:
-    """SR-6.1 and SR-8.3: a card left, from the second round, never twice in a row."""
+def bazaar_left(g: SilkroadGame, s: SilkroadState, seat: int) -> bool:
+    """SR-6.1, SR-6.5, SR-8.3: a bazaar card left, the track not run out, not twice in a row."""
     return (
         s.bazaar_cards[seat] > 0
-        and s.turn >= g.players
+        and g.data.bazaar_row(s.marker) is not None
         and (s.last_call[seat] == 0 or s.marker > s.last_call[seat])
     )
+
+
+def bazaar_allowed(g: SilkroadGame, s: SilkroadState, seat: int) -> bool:
+    """SR-6.1: a bazaar left to call (`bazaar_left`), from the second round on."""
+    return s.turn >= g.players and bazaar_left(g, s, seat)
 
 
 def turn_actions(g: SilkroadGame, s: SilkroadState) -> list[Action]:
@@ -336,10 +341,7 @@ def end_turn(w: SilkroadState) -> None:
     w.mode = ""
     w.group = ()
     stalled = all(
-        not w.hands[i]
-        and not w.displays[i]
-        and not (w.bazaar_cards[i] > 0 and (w.last_call[i] == 0 or w.marker > w.last_call[i]))
-        for i in range(g.players)
+        not w.hands[i] and not w.displays[i] and not bazaar_left(g, w, i) for i in range(g.players)
     )
     if stalled:
         finish(w, venice=False)
@@ -416,7 +418,8 @@ def advance_rose(w: SilkroadState, colour: int) -> None:
 def pay_bazaar(w: SilkroadState) -> list[int]:
     """SR-6.2: the three foremost merchants earn; shared places share, rounded down."""
     g = w.game
-    row = g.data.bazaar[w.marker - 1]
+    row = g.data.bazaar_row(w.marker)
+    assert row is not None, "SR-6.5: only a bazaar on the track is called"
     order = sorted(range(g.merchants), key=lambda m: -w.pos[m])
     paid = [0] * g.merchants
     place = 0
@@ -452,7 +455,12 @@ def _on_draw(w: SilkroadState, a: Action) -> None:
     elif a.card < 0:
         w.deck_bazaars -= 1
         w.marker += 1
-        note(w, f"{g.seat_name(seat)} draws a bazaar card: the bazaar marker moves to {w.marker}")
+        if g.data.bazaar_row(w.marker) is None:
+            note(w, f"{g.seat_name(seat)} draws a bazaar card: the bazaar track has run out")
+        else:
+            note(
+                w, f"{g.seat_name(seat)} draws a bazaar card: the bazaar marker moves to {w.marker}"
+            )
         refill(w)
     else:
         w.deck = _add(w.deck, a.card, -1)
@@ -535,7 +543,8 @@ def _on_call_bazaar(w: SilkroadState, a: Action) -> None:
     assert isinstance(a, CallBazaar)
     g = w.game
     seat = turn_seat(w.game, w.turn)
-    row = g.data.bazaar[w.marker - 1]
+    row = g.data.bazaar_row(w.marker)
+    assert row is not None, "SR-6.5: only a bazaar on the track is called"
     paid = pay_bazaar(w)
     note(
         w,
@@ -628,7 +637,9 @@ def describe(s: SilkroadState, a: Action) -> str:
     if isinstance(a, Drop):
         return f"gives up the dead card {card_name(a.card)} lying before you, without effect"
     if isinstance(a, CallBazaar):
-        row = g.data.bazaar[s.marker - 1]
+        row = g.data.bazaar_row(s.marker)
+        if row is None:
+            return "would call a bazaar, but the bazaar track has run out"
         return (
             f"calls bazaar {row.bazaar}: the three foremost earn {list(row.ounces)} ounces, "
             f"then your merchants move {row.miles:+d} fields"
@@ -687,6 +698,12 @@ def why_illegal(s: SilkroadState, a: Action) -> tuple[str, str]:
             return ("SR-2.1", "a bazaar is called only at the start of a turn")
         if s.bazaar_cards[seat] == 0:
             return ("SR-6.1", "you have no bazaar card left")
+        if g.data.bazaar_row(s.marker) is None:
+            return (
+                "SR-6.5",
+                "the bazaar marker has passed the last row of the bazaar track, "
+                "so no bazaar can be called any more",
+            )
         if s.turn < g.players:
             return ("SR-6.1", "a bazaar may be called only from the second round on")
         return ("SR-8.3", "you may not call two bazaars in a row; another must come between")

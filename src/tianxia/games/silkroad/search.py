@@ -52,13 +52,15 @@ def heuristic_terms(s: SilkroadState, seat: int) -> dict[str, float]:
             "penalty": 0.0,
             "bazaars": 6.0 * s.bazaar_cards[seat],
         }
+    # A bazaar card is worth nothing once the bazaar track has run out (SR-6.5).
+    bazaars = 6.0 * s.bazaar_cards[seat] if g.data.bazaar_row(s.marker) is not None else 0.0
     own = [s.pos[m] for m in g.merchants_of[seat]]
     return {
         "silver": float(s.silver[seat]),
         # Positions are worth silver later: cities, bazaar places, the Venice payment.
         "progress": 0.25 * sum(own) / len(own),
         "penalty": -float(g.data.penalties[len(s.displays[seat])]),
-        "bazaars": 6.0 * s.bazaar_cards[seat],
+        "bazaars": bazaars,
     }
 
 

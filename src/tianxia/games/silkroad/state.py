@@ -126,8 +126,9 @@ class SilkroadState(State):
             raise StateDataError("group: merchants are colours of the game")
         if self.mode not in ("", "A", "B") or self.turn < 0 or self.reshuffles < 0:
             raise StateDataError("mode/turn/reshuffles: out of range")
-        if not 1 <= self.marker <= len(g.data.bazaar) + 1:
-            raise StateDataError("marker: a place on the bazaar track")
+        # The marker moves once per bazaar card and may leave a shorter track (SR-6.5).
+        if not 1 <= self.marker <= g.data.bazaar_cards + 1:
+            raise StateDataError("marker: a place on the bazaar track or past its last row")
         if not 0 <= self.milestone < len(g.data.cities):
             raise StateDataError("milestone: a trade city")
         if not 0 <= self.deck_bazaars <= g.spare_bazaars or any(

@@ -3,8 +3,8 @@ on it, the wind rose, the cards lying before each player, and the viewer's hand.
 
 Reads the observation of `docs/rules/silkroad.md` (`merchants`, `silver`, `hand`,
 `displays`, `wind_rose`, `milestone`, `bazaar_*`, `pile`, `discard`, `pending`). Where
-the cities lie and what each card kind says is printed on the board and the cards, not
-part of a position: it comes from the game's layout (`Game.layout()`, in
+the cities lie, what each card kind says and the bazaar track's rows are printed on the
+board and the cards, not part of a position: it comes from the game's layout (`Game.layout()`, in
 `Context.layout`).
 """
 
@@ -47,6 +47,25 @@ def card_title(layout: Mapping[str, Any], kind: int) -> str:
     if 0 <= kind < len(cards):
         return str(cards[kind].get("title", ""))
     return ""
+
+
+def bazaar_row(obs: Mapping[str, Any], layout: Mapping[str, Any]) -> str:
+    """The row under the bazaar marker, or why no bazaar can be called any more.
+
+    The printed track may have fewer rows than there are bazaar cards; the marker then
+    leaves it while cards are still held (SR-6.5).
+    """
+    rows = list(layout.get("bazaar", []))
+    marker = int(obs["bazaar_marker"])
+    if not rows:
+        return str(marker)
+    if marker > len(rows):
+        cards = int(layout.get("bazaar_cards", len(rows)))
+        why = "all bazaars held" if marker > cards else "the bazaar track has run out"
+        return f"past the last of {len(rows)} rows: {why}"
+    row = rows[marker - 1]
+    ounces = "/".join(str(v) for v in row["ounces"])
+    return f"{marker} of {len(rows)}: {ounces} ounces, {row['miles']:+d} miles"
 
 
 def merchant_mark(colour_name: str) -> str:
@@ -199,7 +218,7 @@ def render(obs: Any, ctx: Context) -> RenderableType:
     info.add_row(
         "Discard", plural(len(discard), "card") + (f", top #{discard[-1] + 1}" if discard else "")
     )
-    info.add_row("Bazaar row", str(obs["bazaar_marker"]))
+    info.add_row("Bazaar row", bazaar_row(obs, ctx.layout))
     info.add_row("Next city to pay", english(str(obs.get("milestone") or "")) or "all paid")
     parts.append(info)
     if obs.get("log"):

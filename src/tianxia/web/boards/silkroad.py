@@ -767,16 +767,12 @@ class Painter:
                 arrow = text(x - 4, y + 12, "▶", 11, "end", fill="#8b1a1a")
                 out.append(f'<g class="bazaar-marker">{arrow}</g>')
         if marker > len(rows):
-            out.append(
-                text(
-                    x,
-                    top + 32 + len(rows) * 17 + 12,
-                    _("all bazaars held"),
-                    11,
-                    "start",
-                    fill=FAINT,
-                )
-            )
+            # A printed track may be shorter than the stack of bazaar cards (SR-6.5): the
+            # marker then leaves it while bazaar cards are still held, and they are dead.
+            cards = int(self.layout.get("bazaar_cards", len(rows)))
+            note = _("all bazaars held") if marker > cards else _("the bazaar track has run out")
+            label = text(x, top + 32 + len(rows) * 17 + 12, note, 11, "start", fill=FAINT)
+            out.append(f'<g class="bazaar-past-track">{label}</g>')
         return out
 
     def piles(self, x: float, top: float) -> list[str]:
