@@ -113,7 +113,9 @@ def test_every_action_of_the_placed_phases_is_on_the_board() -> None:
                 seen.add(phase)
                 assert board.placed == set(legal), (phase, set(legal) - board.placed)
             elif phase == "auction":
-                assert not board.placed
+                # Bids are not on the board; the player on turn may cash in on his tiles.
+                assert all(a.startswith("cash ") for a in board.placed)
+                assert board.placed == {a for a in legal if a.startswith("cash ")}
             match.play(rng.choice(state.legal_actions()))
     assert {"sign", "start", "choose"} <= seen
 
@@ -226,7 +228,10 @@ def test_cashing_in_is_on_ones_own_tiles_and_rolling_on_the_die() -> None:
 def test_taking_after_passing_is_on_the_passed_players_tiles() -> None:
     state = mid_game(phase="take", actor=1, passed=(0,), last_roll=4, rolls=1)
     board = board_of(state, 1)
-    assert board.placed == {"take ox-red", "take ox-pink", "take ox-blue", "take pig-green"}
+    takes = {"take ox-red", "take ox-pink", "take ox-blue", "take pig-green"}
+    # The mover may also cash in his own tiles (MA-2.1): those are on his tiles.
+    assert board.placed == {str(a) for a in state.legal_actions()}
+    assert {a for a in board.placed if a.startswith("take ")} == takes
     assert "P1" in (spot_of(board.svg, "take pig-green").get("aria-label") or "")
     assert "passed" in " ".join(texts(board.svg))
 
@@ -248,7 +253,8 @@ def test_keep_and_draw_are_on_the_lot_and_the_dispenser() -> None:
         phase="choose", actor=0, seat=0, owner=owner, lot=(tile("goat-yellow"),), rolls=1
     )
     board = board_of(state, 0)
-    assert board.placed == {"keep", "draw"}
+    assert board.placed == {str(a) for a in state.legal_actions()}
+    assert {a for a in board.placed if not a.startswith("cash ")} == {"keep", "draw"}
     assert json.loads(spot_of(board.svg, "keep").get("data-actions") or "[]") == ["keep"]
     assert json.loads(spot_of(board.svg, "draw").get("data-actions") or "[]") == ["draw"]
 

@@ -153,6 +153,48 @@ def test_gw_4_4_another_players_card_even_covered_blocks_the_lone_claim() -> Non
     assert s.observation(None)["phase"] == "actions"
 
 
+# --- ruling R12: a seat without cards counts 0 ---------------------------------------
+# P2 holds the first tile on his wall and has his dragon on P1's wall: P2 stands at
+# 1 + 1 - 4 = -2, P1 (all his cards covered) at 0.
+CROWDED = "1:wall*4 0:wall/1:dragon | 3"
+
+
+def test_r12_with_three_players_a_seat_without_cards_counts_0() -> None:
+    s = position(3, [CROWDED, "| 2 4", "| 1 7"], seat=0, hands={0: "wall"})
+    assert totals(s) == [0, -2, 0]
+    # P3 built nothing in A, yet counts 0 there: P1's 0 is no lead.
+    assert s.observation(None)["phase"] == "actions"
+    assert s.observation(None)["sections"][0]["tiles"] == [3]
+    assert s.observation(None)["players"][0]["won"] == []
+    # Once cards have stopped, no seat can score anywhere: a stalemate ends the game.
+    s = position(3, [CROWDED, "| 2 4", "| 1 7"], seat=0, stopped=True)
+    assert s.is_terminal()
+
+
+def test_r12_the_same_position_with_two_players_is_a_lead() -> None:
+    s = position(2, [CROWDED, "| 2 4"], seat=0)
+    assert s.observation(None)["players"][0]["won"] == [3]
+    assert s.observation(None)["players"][1]["won"] == [4]
+
+
+def test_r12_the_refusal_names_the_seat_that_counts_0() -> None:
+    s = position(3, [CROWDED, "0:wall | 2 4", "| 1 7"], seat=0)
+    assert legal(s) == ["lay 2 on B1", "lay 4 on B1"]
+    assert refused(s, "take A") == (
+        "GW-4.1",
+        "P1 does not lead in section A: 0 against 0 (P3, without a card there, counts 0)",
+    )
+
+
+def test_r12_the_evaluation_hook_credits_only_a_real_lead() -> None:
+    s = position(3, [CROWDED, "| 2 4", "| 1 7"], seat=0, hands={0: "wall"})
+    assert s.heuristic_terms(0)["leads"] == 0.0
+    assert s.heuristic_terms(1)["leads"] == 0.0
+    # Alone in a section a seat wins the second tile however low its total (GW-4.4).
+    s = position(3, ["0:wall*5 | 3", "| 2 4", "| 1 7"], seat=1, hands={1: "wall"})
+    assert s.heuristic_terms(0)["leads"] == pytest.approx(0.6 * 3)
+
+
 # --- GW-4.5 -----------------------------------------------------------------------------
 def test_gw_4_5_several_sections_in_the_order_the_player_chooses() -> None:
     s = position(2, ["0:gate*4 | 5", "0:wall*2 | 3"], bag={7: 2, 8: 2})

@@ -76,15 +76,56 @@ def test_the_face_down_tile_has_no_picture_until_it_is_turned() -> None:
     assert rules.dispenser_count(s) == 70
 
 
-def test_an_empty_dispenser_gives_no_tile_until_someone_cashes_in() -> None:
+def test_an_empty_dispenser_gives_no_tile_until_another_player_cashes_in() -> None:
     owner = [1 if t % 6 < 2 else 2 if t % 6 < 4 else 0 for t in range(72)]
     s = landed(owner=tuple(owner))
     assert s.pos[0] == 3 and s.seat == 1 and s.owner == tuple(owner)  # no draw, turn over
-    assert s.phase == rules.START
-    s = play(s, "cash rat-red", "roll", "die 2")  # seat 1 onto the goat's coloured square
-    assert s.pos[1] == 21 and s.phase == rules.FACE
+    assert s.phase == rules.START and s.observation(None)["may_draw"] == []
+    # Seat 1's own tile does not reopen the dispenser to seat 1: "een andere speler".
+    s = play(s, "cash rat-red", "roll", "die 2")  # onto the goat's coloured square
+    assert s.pos[1] == 21 and s.seat == 2 and s.phase == rules.START
+    assert rules.dispenser_count(s) == 1 and s.observation(None)["may_draw"] == [0, 2]
+    s = play(s, "roll", "die 2")  # seat 2 onto the dog's coloured square: seat 1 cashed in
+    assert s.pos[2] == 30 and s.phase == rules.FACE
     s = play(s, "face up")
     assert [str(a) for a, _ in s.chance_outcomes()] == ["tile rat-red"]
+
+
+def test_a_second_player_cashing_in_opens_the_dispenser_to_all() -> None:
+    owner = [1 if t % 6 < 2 else 2 if t % 6 < 4 else 0 for t in range(72)]
+    owner[tile("rat-red")] = rules.DISPENSER
+    g = tianxia.load_game("mandarin", players=3)
+    s = g.position(
+        sign=(0, 6, 9), pos=(1, 19, 28), phase=rules.START, seat=2, actor=2, owner=owner, dry=0b10
+    )
+    assert s.observation(None)["may_draw"] == [0, 2]
+    s = play(s, "cash rat-green")
+    assert s.dry == -1 and s.observation(None)["may_draw"] == [0, 1, 2]
+
+
+def test_tiles_put_back_unsold_do_not_reopen_the_dispenser() -> None:
+    owner = [1 if t % 6 < 2 else 2 if t % 6 < 4 else 0 for t in range(72)]
+    owner[tile("ox-red")] = owner[tile("ox-blue")] = rules.DISPENSER
+    s = play(landed(owner=tuple(owner)), "face up", "tile ox-red", "draw", "face down")
+    assert s.phase == rules.AUCTION and rules.dispenser_count(s) == 0
+    s = play(s, "pass", "pass", "pass")  # nobody bids: both tiles go back (MA-4.6)
+    assert rules.dispenser_count(s) == 2 and s.seat == 1
+    assert s.observation(None)["may_draw"] == []
+    s = play(s, "roll", "die 2")  # seat 1 onto the goat's coloured square: no draw
+    assert s.seat == 2 and rules.dispenser_count(s) == 2
+
+
+def test_cashing_in_after_drawing_the_last_tile_does_not_allow_another_draw() -> None:
+    owner = [1 if t % 6 < 2 else 2 if t % 6 < 4 else 0 for t in range(72)]
+    owner[tile("ox-red")] = rules.DISPENSER
+    s = play(landed(owner=tuple(owner)), "face up", "tile ox-red")
+    assert [str(a) for a in s.legal_actions() if not str(a).startswith("cash")] == ["keep"]
+    s = play(s, "cash pig-pink")
+    assert rules.dispenser_count(s) == 1 and "draw" not in options(s)
+    with pytest.raises(IllegalActionError) as err:
+        s.apply("draw")
+    assert err.value.rule == "MA-3.4"
+    assert "no player other than seat 0 has cashed in" in err.value.reason
 
 
 def test_no_second_draw_from_an_empty_dispenser() -> None:

@@ -76,7 +76,8 @@ def test_money_variant_the_richest_wins_when_a_collection_is_complete() -> None:
 
 def test_money_variant_special_auction_pays_the_auctioneer() -> None:
     s = play(at({0: SIX}, variant=True), "die 2", "face down")
-    assert [str(a) for a in s.legal_actions()] == ["keep", "draw", "offer"]
+    cashes = [f"cash {name}" for name in SIX]
+    assert [str(a) for a in s.legal_actions()] == [*cashes, "keep", "draw", "offer"]
     s = play(s, "offer")
     assert s.phase == rules.AUCTION and s.seller == 0 and s.current_player() == 1
     s = play(s, "bid 300", "pass")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from mandarin_helpers import holdings, play
+from mandarin_helpers import holdings, play, tile
 
 import tianxia
 from tianxia.core import CHANCE, IllegalActionError
@@ -80,7 +80,7 @@ def test_cashing_in_pays_200_or_400_for_the_pagoda_and_refills_the_dispenser() -
     assert s.phase == rules.DIE  # nothing left to cash: the die is thrown
 
 
-def test_cashing_in_only_before_the_roll_of_ones_own_turn() -> None:
+def test_cashing_in_only_on_ones_own_turn() -> None:
     g = tianxia.load_game("mandarin", players=2)
     s = g.position(
         sign=(0, 6),
@@ -97,3 +97,62 @@ def test_cashing_in_only_before_the_roll_of_ones_own_turn() -> None:
     assert s.current_player() == 1 and s.phase == rules.START
     with pytest.raises(IllegalActionError):
         s.apply("cash rat-red")
+
+
+def drawn(**fields: object) -> MandarinState:
+    """Seat 0 of three lands on the ox's coloured square and draws ox-red face up."""
+    g = tianxia.load_game("mandarin", players=3)
+    base: dict[str, object] = {"sign": (0, 6, 10), "pos": (1, 19, 31), "phase": rules.DIE}
+    base.update(fields)
+    return play(g.position(**base), "die 2", "face up", "tile ox-red")
+
+
+def test_cashing_in_while_a_drawn_tile_lies_on_the_board() -> None:
+    s = drawn(owner=holdings({0: ["rat-red", "rat-blue"], 1: ["pig-red"]}))
+    assert [str(a) for a in s.legal_actions()] == ["cash rat-red", "cash rat-blue", "keep", "draw"]
+    s = play(s, "cash rat-blue")
+    assert s.money[0] == 3400 and s.phase == rules.CHOOSE and s.current_player() == 0
+    assert s.lot == (tile("ox-red"),)
+    s = play(s, "keep")
+    assert s.owner[tile("ox-red")] == 0 and s.owner[tile("rat-blue")] == rules.DISPENSER
+    assert s.seat == 1
+
+
+def test_cashing_in_before_taking_from_a_passed_player() -> None:
+    g = tianxia.load_game("mandarin", players=3)
+    owner = holdings({0: ["rat-red"], 1: ["pig-red", "dog-red"]})
+    s = g.position(sign=(0, 1, 10), pos=(1, 3, 31), phase=rules.DIE, owner=owner)
+    s = play(s, "die 4")  # passes seat 1 on the ox's coloured square
+    assert s.phase == rules.TAKE
+    assert [str(a) for a in s.legal_actions()] == ["cash rat-red", "take dog-red", "take pig-red"]
+    s = play(s, "cash rat-red")
+    assert s.money[0] == 3200 and s.phase == rules.TAKE
+    with pytest.raises(IllegalActionError) as err:
+        s.apply("cash pig-red")
+    assert err.value.rule == "MA-2.1" and "not in seat 0's collection" in err.value.reason
+    s = play(s, "take pig-red")
+    # The second roll follows at once: no cashing between the take and the die (MA-6.2).
+    assert s.current_player() == CHANCE and s.phase == rules.DIE
+
+
+def test_cashing_in_during_the_auction_of_ones_own_turn_covers_a_bid() -> None:
+    s = drawn(owner=holdings({0: ["rat-red"], 1: ["pig-red"]}), money=(100, 3000, 3000))
+    s = play(s, "draw", "face down")
+    assert s.phase == rules.AUCTION and s.current_player() == 0
+    assert [str(a) for a in s.legal_actions()][:3] == ["cash rat-red", "pass", "bid 100"]
+    s = play(s, "cash rat-red", "bid 300")
+    # Seat 1 bids in seat 0's auction, but it is not seat 1's turn.
+    with pytest.raises(IllegalActionError) as err:
+        s.apply("cash pig-red")
+    assert err.value.rule == "MA-2.1" and "player on turn" in err.value.reason
+    assert "cash pig-red" not in [str(a) for a in s.legal_actions()]
+    s = play(s, "pass", "pass")
+    assert s.money == (0, 3000, 3000) and s.receiver == 0  # paid from the cashed 200
+
+
+def test_cashing_in_leaves_the_wealth_term_of_the_evaluation_unchanged() -> None:
+    s = drawn(owner=holdings({0: ["rat-red", "ox-blue"], 1: ["pig-red"]}))
+    after = play(s, "cash rat-red")
+    # Tiles count at their cash value: cashing in moves wealth, it creates none.
+    assert after.heuristic_terms(0)["wealth_lead"] == s.heuristic_terms(0)["wealth_lead"]
+    assert after.heuristic_terms(0)["animals"] < s.heuristic_terms(0)["animals"]

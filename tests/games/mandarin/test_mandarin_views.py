@@ -29,6 +29,7 @@ OBSERVATION_KEYS = {
     "sector_holders",
     "sector_claims",
     "dispenser",
+    "may_draw",
     "lot",
     "auction",
     "receiver",
@@ -79,7 +80,7 @@ def test_the_observation_has_the_documented_keys_and_only_ones_own_money() -> No
 
 def test_others_money_does_not_change_a_seats_view() -> None:
     s = random_state(5, 60)
-    other = with_money(s, (0, s.money[1], 12300))
+    other = with_money(s, (s.money[0] + 100, s.money[1], 12300))
     assert other.observation(1) == s.observation(1)
     assert other.observation(None) == s.observation(None)
     assert other.observation(0) != s.observation(0)

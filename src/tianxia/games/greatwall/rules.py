@@ -446,9 +446,18 @@ def _why_not_score(s: GreatWallState, a: Lay | Take) -> tuple[str, str]:
             return ("GW-4.6", f"{who} has no card in section {name}, so cannot win its tile")
         t = sec.totals(g.players, g.card_values)
         best = max(v for q, v in enumerate(t) if q != s.seat)
+        others = [q for q in range(g.players) if q != s.seat]
+        present = sec.present()
+        absent = [q for q in others if not present >> q & 1]
+        note = ""
+        if absent and all(t[q] < best for q in others if present >> q & 1):
+            # The total to beat is a seat that built nothing here: say so (R12).
+            names = " and ".join(seat_name(q) for q in absent)
+            verb = "counts" if len(absent) == 1 else "count"
+            note = f" ({names}, without a card there, {verb} 0)"
         return (
             "GW-4.1",
-            f"{who} does not lead in section {name}: {t[s.seat]} against {best}",
+            f"{who} does not lead in section {name}: {t[s.seat]} against {best}{note}",
         )
     if isinstance(a, Take):
         return (

@@ -56,11 +56,12 @@ def estimates(s: GreatWallState) -> tuple[list[float], list[float], list[float],
             on_cards[sec.stacks[sec.placed[1]][-1] >> 3] += sec.placed[0]
         if not sec.tiles:
             continue
-        t = sec.totals(n, g.card_values)
-        top = max(t)
-        leaders = [p for p in range(n) if t[p] == top and sec.present() >> p & 1]
-        if len(leaders) == 1:
-            leads[leaders[0]] += 0.6 * max(sec.tiles)
+        # The same test as the scoring check: a lone seat leads even below 0 (GW-4.4),
+        # and a seat without cards counts 0 against the others (R12).
+        for p in range(n):
+            if sec.qualifies(p, n, g.card_values):
+                leads[p] += 0.6 * max(sec.tiles)
+                break
     reserve = [0.15 * (sum(s.hands[p]) + sum(s.decks[p])) for p in range(n)]
     return fame, on_cards, leads, reserve
 

@@ -72,7 +72,11 @@ class Section:
         return self._present
 
     def qualifies(self, seat: int, players: int, values: tuple[int, ...]) -> bool:
-        """Whether `seat` wins a tile here at the start of its turn (GW-4.1, GW-4.4, GW-4.6)."""
+        """Whether `seat` wins a tile here at the start of its turn (GW-4.1, GW-4.4, GW-4.6).
+
+        Every other seat is compared, those without a card here at 0 (ruling R12): with
+        three or more players, a lead of 0 or less over the seats present is no lead.
+        """
         if not self.open or not self.tiles:
             return False
         present = self.present()

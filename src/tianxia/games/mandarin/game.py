@@ -1,7 +1,9 @@
 """Mandarin (Tom Kremer, Mattel 1991): the zodiac collecting game, with its money variant.
 
 Rules: docs/rules/mandarin.md, from the Dutch rulebook; data: docs/data/mandarin.md.
-Version history: 1 - first complete version.
+Version history: 1 - first complete version; 2 - cashing in at any decision of one's
+own turn, and an empty dispenser reopens only to players other than the one who cashed
+in (the state gains `dry`).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class Mandarin(Game):
 
     NAME = "mandarin"
     TITLE = "Mandarin, the zodiac game"
-    VERSION = 1
+    VERSION = 2
     MIN_PLAYERS = 2
     MAX_PLAYERS = 5
     OPTIONS = (
@@ -80,7 +82,8 @@ class Mandarin(Game):
     def _turn_bound(self) -> int:
         n = self.players
         rolls = n if self.repeat_passing else 2
-        cash = TILE_COUNT + 1
+        # Every tile held, and those taken from passed players on the way (MA-2.1, MA-6).
+        cash = TILE_COUNT + n
         moves = 2 * rolls + 1
         draws = 3 * TILE_COUNT + 1
         auction = n * (len(BIDS) + n)

@@ -71,6 +71,8 @@ TILE_VALUE = 200
 PAGODA_VALUE = 400
 SPECIAL_AUCTION_TILES = 6
 TILE_VALUES = tuple(PAGODA_VALUE if p else TILE_VALUE for p in IS_PAGODA)
+# The decisions at which the player on turn may also cash in tiles (MA-2.1).
+CASH_PHASES = frozenset((START, TAKE, CHOOSE, AUCTION))
 ANIMAL_TILES = tuple(
     tuple(range(a * COLOUR_COUNT, (a + 1) * COLOUR_COUNT)) for a in range(ANIMAL_COUNT)
 )
@@ -131,6 +133,20 @@ def passed_between(s: MandarinState, start: int, pips: int) -> list[int]:
     return [i for i, p in enumerate(s.pos) if i != s.seat and p in between]
 
 
+def may_draw(s: MandarinState, seat: int) -> bool:
+    """Whether `seat` may draw from the dispenser (MA-3.4): it holds a tile and, unless
+    it has never run empty, another seat has cashed in since it did."""
+    if dispenser_count(s) == 0:
+        return False
+    return s.dry < 0 or bool(s.dry & ~(1 << seat))
+
+
+def may_cash(s: MandarinState) -> bool:
+    """Whether the player deciding now may cash in: on his own turn, at any decision of
+    his (MA-2.1). A bankrupt never decides while his debt is settled (MA-7.1)."""
+    return s.phase in CASH_PHASES and s.actor == s.seat
+
+
 def eligible(s: MandarinState, seat: int) -> bool:
     return not (s.out >> seat) & 1
 
@@ -138,19 +154,22 @@ def eligible(s: MandarinState, seat: int) -> bool:
 # --- legal actions -------------------------------------------------------------
 def legal_actions(s: MandarinState) -> tuple[Action, ...]:
     phase = s.phase
+    # Cashes come right after `roll` in codec order, before every other player action.
+    cashes = tuple(CASHES[t] for t in tiles_of(s, s.actor)) if may_cash(s) else ()
     if phase == AUCTION:
-        return (PASS, *BIDS[s.high // BID_STEP :])
+        return (*cashes, PASS, *BIDS[s.high // BID_STEP :])
     if phase == START:
-        return (ROLL, *(CASHES[t] for t in tiles_of(s, s.actor)))
+        return (ROLL, *cashes)
     if phase == CHOOSE:
-        out: list[Action] = [KEEP]
-        if dispenser_count(s) > 0:
+        out: list[Action] = [*cashes, KEEP]
+        if may_draw(s, s.seat):
             out.append(DRAW)
         if _may_offer(s):
             out.append(OFFER)
         return tuple(out)
     if phase == TAKE:
-        return tuple(TAKES[t] for t, o in enumerate(s.owner) if o >= 0 and o in s.passed)
+        takes = (TAKES[t] for t, o in enumerate(s.owner) if o >= 0 and o in s.passed)
+        return (*cashes, *takes)
     if phase == SEIZE:
         return tuple(TAKES[t] for t in tiles_of(s, s.debtor))
     if phase == SIGN:
@@ -214,6 +233,7 @@ def _on_face(n: MandarinState, s: MandarinState, a: Action) -> None:
         n.phase = TILE
     else:
         n.holes = s.holes + 1
+        _note_empty(n)
         _after_tile(n, face_down=True)
 
 
@@ -227,7 +247,14 @@ def _on_tile(n: MandarinState, s: MandarinState, a: Action) -> None:
         n.holes = s.holes - 1
         _deliver(n)
     else:
+        _note_empty(n)
         _after_tile(n, face_down=False)
+
+
+def _note_empty(n: MandarinState) -> None:
+    """The last tile has left the dispenser: nobody draws until another cashes in (MA-3.4)."""
+    if dispenser_count(n) == 0:
+        n.dry = 0
 
 
 def _on_cash(n: MandarinState, s: MandarinState, a: Action) -> None:
@@ -239,7 +266,12 @@ def _on_cash(n: MandarinState, s: MandarinState, a: Action) -> None:
     money[s.seat] += TILE_VALUES[a.tile]
     n.money = tuple(money)
     _refresh_firsts(n, a.tile // COLOUR_COUNT)
-    if s.seat not in n.owner:
+    if s.dry >= 0:
+        # The dispenser ran empty: this cash opens it to everyone but the casher, and a
+        # second casher opens it to all (MA-3.4).
+        dry = s.dry | 1 << s.seat
+        n.dry = -1 if dry & (dry - 1) else dry
+    if s.phase == START and s.seat not in n.owner:
         n.phase = DIE
 
 
@@ -367,7 +399,7 @@ def _land(n: MandarinState) -> None:
 
 def _after_landing(n: MandarinState) -> None:
     square = n.pos[n.seat]
-    if n.rolls == 1 and square % 3 != CHARACTER and dispenser_count(n) > 0:
+    if n.rolls == 1 and square % 3 != CHARACTER and may_draw(n, n.seat):
         n.phase = FACE
     else:
         _end_turn(n)
@@ -513,10 +545,17 @@ def why_illegal(s: MandarinState, a: Action) -> tuple[str, str]:
             f"{seat_name(who)} must first choose an animal sign (sign rat ... sign pig)",
         )
     if isinstance(a, Cash):
-        if phase != START:
+        if phase == SEIZE:
+            return (
+                "MA-7.1",
+                f"bankrupt {seat_name(s.debtor)} may not cash in tiles first; "
+                f"{seat_name(who)} takes one of them",
+            )
+        if not may_cash(s):
             return (
                 "MA-2.1",
-                "tiles are cashed in only on one's own turn, before the die is rolled",
+                f"tiles are cashed in only by the player on turn when he decides, "
+                f"and now {pending(s)}",
             )
         return ("MA-2.1", f"{TABLES.tile_names[a.tile]} is not in {seat_name(who)}'s collection")
     if isinstance(a, Roll):
@@ -540,7 +579,12 @@ def why_illegal(s: MandarinState, a: Action) -> tuple[str, str]:
         if phase != CHOOSE:
             return ("MA-3.1", f"there is no drawn tile to decide on; now {pending(s)}")
         if isinstance(a, Draw):
-            return ("MA-3.4", "the dispenser is empty, so no further tile can be drawn")
+            if dispenser_count(s) == 0:
+                return ("MA-3.4", "the dispenser is empty, so no further tile can be drawn")
+            return (
+                "MA-3.4",
+                f"the dispenser ran empty, and no player other than {seat_name(who)} has cashed in since",
+            )
         if not s.game.money_variant:
             return ("MA-9.2", "the special auction exists only in the money variant")
         if len(s.lot) + s.holes != 1:

@@ -88,6 +88,7 @@ def tensor_size(players: int) -> int:
         + 6  # last roll
         + 7 * n  # bidder, out, overbid, seller, passed, debtor, receiver
         + n  # winners
+        + n  # who may draw from the dispenser
         + 8  # scalars
     )
 
@@ -127,6 +128,7 @@ def tensor(s: MandarinState, seat: int | None) -> list[float]:
     one_hot(n, s.debtor)
     one_hot(n, s.receiver)
     mask(sum(1 << i for i in s.winners))
+    mask(sum(1 << i for i in range(n) if rules.may_draw(s, i)))
     own = s.money[seat] if seat is not None else 0
     vec.extend(
         (

@@ -62,6 +62,9 @@ class MandarinState(State):
         passed: seats whose tile the mover may take after passing them.
         winners, end: the result ("", "collection" or "cap").
         last_roll: the last pips thrown (0: none yet).
+        dry: -1 while everyone may draw from the dispenser; once it has run empty, the
+            seats that have cashed in since, as a bitmask: a seat may draw again only
+            after another seat has cashed in (MA-3.4), so once two have, all may (-1).
         log: the last few public events, in notation (`seat 1: bid 300`, `die 4`).
     """
 
@@ -89,6 +92,7 @@ class MandarinState(State):
     winners: tuple[int, ...]
     end: str
     last_roll: int
+    dry: int
     log: tuple[str, ...]
 
     def current_player(self) -> int:
@@ -131,6 +135,11 @@ class MandarinState(State):
             need(getattr(self, key) >= 0, key)
         need(self.out < 1 << n and self.banned < 1 << n, "out/banned")
         need(self.last_roll <= 6 and self.holes <= TILE_COUNT, "last_roll/holes")
+        # At most one seat has cashed in since the dispenser ran empty (two open it to
+        # all), and an empty dispenser has just run empty.
+        need(-1 <= self.dry < 1 << n and (self.dry & (self.dry - 1)) <= 0, "dry")
+        empty = self.owner.count(DISPENSER) - self.holes == 0
+        need(not empty or self.dry == 0, "dry")
         # The order of `firsts` is history; who is in it follows from the tiles.
         for animal, claim in enumerate(self.firsts):
             tiles = range(animal * COLOUR_COUNT, (animal + 1) * COLOUR_COUNT)
@@ -165,5 +174,6 @@ def opening(game: Mandarin) -> dict[str, Any]:
         "winners": (),
         "end": "",
         "last_roll": 0,
+        "dry": -1,
         "log": (),
     }

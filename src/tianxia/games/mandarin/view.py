@@ -44,6 +44,7 @@ def observation(s: MandarinState, seat: int | None) -> JSON:
         "sector_holders": [rules.holder(s, a) for a in range(ANIMAL_COUNT)],
         "sector_claims": [list(f) for f in s.firsts],
         "dispenser": rules.dispenser_count(s),
+        "may_draw": [i for i in range(players) if rules.may_draw(s, i)],
         "lot": {"face_up": [names[t] for t in s.lot], "face_down": s.holes},
         "auction": auction,
         "receiver": s.receiver,
