@@ -149,7 +149,10 @@ class Match:
     def from_json(cls, data: Any) -> Match:
         """Rebuild a saved match by replaying its log.
 
-        Where a save has both ids and notation, they must name the same actions. The
+        Where a save has both ids and notation, they must name the same actions. A save
+        of an older `rules_version` than the game's `VERSION` is replayed by its notation
+        alone, since a rule change may shift the ids; if the notation no longer replays,
+        the save is refused with the rules versions and the first entry that fails. The
         chance stream continues exactly where it stood (format 2); a format-1 save
         continues it as a fresh run would, by drawing once per chance outcome.
 
@@ -172,6 +175,9 @@ class Match:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"a saved game's seed is a whole number, not {seed!r}")
         game = load_game(data["game"], players=data["players"], **options)
+        version = data.get("rules_version", game.VERSION)
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise ValueError(f"a saved game's rules_version is a whole number, not {version!r}")
         m = cls(game, seed=seed)
         ids: list[Any] = data.get("ids") or []
         notes: list[Any] = data.get("log") or []
@@ -179,8 +185,21 @@ class Match:
             raise ValueError("a saved game's 'ids' and 'log' are lists")
         if ids and notes and len(ids) != len(notes):
             raise ValueError(f"the save's ids ({len(ids)}) and log ({len(notes)}) differ in length")
+        older = version < game.VERSION
+        if older:
+            # A rule change may add or remove actions, which moves the ids of the others;
+            # the notation names each action by what it does, so it is what carries over.
+            if ids and not notes:
+                raise ValueError(
+                    f"the save was written under rules version {version} of {game.NAME}, "
+                    f"now {game.VERSION}; its ids no longer name the same actions and it "
+                    "has no notation ('log') to replay instead"
+                )
+            ids = []
         for i, entry in enumerate(ids or notes):
             try:
+                if older and not isinstance(entry, str):
+                    raise NotationError(repr(entry), "an older save replays by notation, text only")
                 a = m.state.to_action(entry)
                 if ids and notes and str(a) != notes[i]:
                     raise ValueError(
@@ -188,6 +207,12 @@ class Match:
                     )
                 m.play(a)
             except (IllegalActionError, NotationError) as e:
+                if older:
+                    raise ValueError(
+                        f"the save was written under rules version {version} of {game.NAME} "
+                        f"and its notation no longer replays under version {game.VERSION}: "
+                        f"entry {i + 1} ({entry!r}): {e}"
+                    ) from None
                 raise ValueError(f"entry {i + 1} of the save ({entry!r}): {e}") from None
         rng = data.get("rng")
         if rng is not None:

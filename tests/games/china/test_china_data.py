@@ -57,7 +57,7 @@ def test_four_to_eight_house_fields(side: str) -> None:
         "Qin": 7,
         "Qi": 6,
         "Zhao": 6,
-        "Wei": 6,
+        "Wei": 7,
         "Han": 5,
         "Yan": 5,
         "Shu": 4,

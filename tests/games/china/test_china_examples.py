@@ -118,23 +118,52 @@ def test_wei_scoring_seven_four_two() -> None:
 
 
 def test_wei_example_scored_when_the_last_field_fills(game: tianxia.Game) -> None:
-    # Wei has 6 fields on the reconstructed board; the 7-house example is played in Qin.
+    # Herman (green) 4, Marc (red) 2, Carl (blue) 1: Carl's house fills Wei's last field.
     s = position(
         game,
         houses={
-            "Qin.1": HERMAN,
-            "Qin.2": HERMAN,
-            "Qin.3": HERMAN,
-            "Qin.4": MARC,
-            "Qin.5": MARC,
-            "Qin.6": CARL,
+            "Wei.1": HERMAN,
+            "Wei.2": HERMAN,
+            "Wei.3": HERMAN,
+            "Wei.4": HERMAN,
+            "Wei.5": MARC,
+            "Wei.6": MARC,
         },
-        hands=[{"yellow": 1}, {}, {}, {}],
-        display={"red": 4},
+        hands=[{}, {}, {}, {"red": 1}],
+        display={"yellow": 4},
+        seat=CARL,
     )
-    s = play(s, "house Qin.7")
+    wei = game.board.province_names.index("Wei")
+    assert s.scored[wei] == 0
+    s = play(s, "house Wei.7")
     assert s.points == (7, 0, 4, 2)
-    assert s.scored[1] == 1
+    assert s.scored[wei] == 1
+
+
+@pytest.mark.parametrize("side", ["3-4", "4-5"])
+def test_every_example_province_has_room_for_its_houses(side: str) -> None:
+    g = tianxia.load_game("china", players=4, board=side)
+    fields = dict(zip(g.board.province_names, map(len, g.board.province_fields)))
+    # The houses each example of the rulebook shows in one province at one time.
+    shown = {
+        "Zhao": 3 + 2,  # red 3, yellow 2: at most 3 emissaries
+        "Chu": 4,  # Anne's 4 houses set the emissary limit
+        "Qin": 2 + 2 + 2,  # Anne 2, Carl 2, and then two more houses in one turn
+        "Qi": 2 + 2 + 1,  # Marc 2, Anne 2, Carl 1 scoring 5, 5, 2
+        "Shu": 1,  # Carl's chain ends in Shu
+    }
+    for name, houses in shown.items():
+        assert fields[name] >= houses, name
+    # The Wei example is a scoring of a province just filled: exactly its 7 houses.
+    assert fields["Wei"] == 4 + 2 + 1
+    # The road chain: 4 of Carl's houses in Qin and 1 in Shu, and a fifth house of his
+    # in Qin on a branch, at Qin's lower left.
+    assert fields["Qin"] >= 4 + 1
+    qin = [
+        g.board.field_xy[f] for f in g.board.province_fields[g.board.province_names.index("Qin")]
+    ]
+    branch = g.board.field_xy[g.board.field_names.index("Qin.7")]
+    assert branch[0] == min(x for x, _ in qin) and branch[1] == max(y for _, y in qin)
 
 
 def test_qi_scoring_five_five_two(game: tianxia.Game) -> None:
@@ -158,7 +187,9 @@ def test_alliances_three_and_four(game: tianxia.Game) -> None:
     assert game.board.alliances[2] == (4, 1) and game.board.alliances[3] == (1, 7)
 
 
-def test_road_chain_of_five_with_a_branch(game: tianxia.Game) -> None:
+@pytest.mark.parametrize("side", ["3-4", "4-5"])
+def test_road_chain_of_five_with_a_branch(side: str) -> None:
+    game = tianxia.load_game("china", players=4, board=side)
     s = position(
         game,
         houses={

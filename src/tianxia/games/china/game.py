@@ -4,7 +4,9 @@ Rules: the Dutch rulebook of 12 August 2005, numbered in docs/rules/china.md. Bo
 deck: `data/board.toml` and `data/cards.toml`, a reconstruction (docs/data/china.md).
 Options: `board` ("3-4" or "4-5"; only 4 players choose) and `fortifications`.
 
-Version history: 1, first complete implementation.
+Version history: 1, first complete implementation; 2, Wei has 7 house fields (the
+rulebook's scoring example fills it with 7 houses), which moves the ids of every action
+after Wei's fields, so saves of version 1 replay by their notation.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ class ChinaGame(Game):
     view: ClassVar[Any] = view
     search: ClassVar[Any] = search
     TITLE = "China (Schacht): houses, emissaries and roads"
-    VERSION = 1
+    VERSION = 2
     MIN_PLAYERS = 3
     MAX_PLAYERS = 5
     OPTIONS = (
