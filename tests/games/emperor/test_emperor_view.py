@@ -212,3 +212,14 @@ def test_heuristic_halves_a_lead_while_a_last_merger_offer_awaits_its_reply() ->
     offered = s.apply("merge 1")
     assert offered.current_player() == 1
     assert offered.heuristic(0) == pytest.approx(s.heuristic(0) / 2)
+
+
+def test_state_json_round_trip_while_a_markers_growth_is_due() -> None:
+    # the growth queue holds provinces, so a marker in Korea (province 19) is due from 19
+    s = position(
+        G2, {"korea": (0, 3), "hopeh": (1, 3)}, phase="growth", markers={"korea": {"city": 1}}
+    )
+    s = s.apply("grow korea")
+    assert s.growth == (s.t.index["korea"],)
+    again = G2.state_from_json(json.loads(json.dumps(s.to_json())))
+    assert again.growth == s.growth and again.legal_actions() == s.legal_actions()
