@@ -69,7 +69,7 @@ def pending(s: EmperorState) -> str:
     if ph == YANG:
         return f"P{p} assigns his face-down yang card to a province"
     if ph == YIN:
-        return f"P{p} assigns his face-down yin card to a province"
+        return f"P{p} assigns his face-down yin card to one of his provinces"
     if ph == DRAW_YIN:
         return "the yin card is turned over"
     if ph == DRAW_YANG:
