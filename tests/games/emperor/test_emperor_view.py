@@ -223,9 +223,33 @@ def test_heuristic_halves_a_lead_while_a_last_shared_merger_offer_awaits_its_rep
     offered = s.apply("merge 1")
     assert offered.current_player() == 1
     assert offered.heuristic(0) == pytest.approx(s.heuristic(0) / 2)
-    # scored as it stands, the reply cannot cost the stronger state its lead
+    # scored as it stands, an accepted offer makes the stronger state the winner
     s = position(G2, hold)
-    assert s.apply("merge 1").heuristic(0) == pytest.approx(s.heuristic(0))
+    assert s.apply("merge 1").heuristic(0) > s.heuristic(0) > 0
+
+
+def test_heuristic_warns_a_weaker_proposer_that_acceptance_makes_him_junior() -> None:
+    s = position(G2, {"hopeh": (0, 2), "honan": (1, 9)})
+    offered = s.apply("merge 1")
+    assert offered.current_player() == 1
+    assert offered.heuristic(0) < s.heuristic(0) < 0
+
+
+def test_heuristic_scores_a_merger_put_off_until_after_phase_5_as_done() -> None:
+    # the weaker turn owner's offer is accepted: he merges after his phase 5 (EM-7.1)
+    s = position(G3, {"hopeh": (0, 2), "honan": (1, 9), "korea": (2, 2)})
+    s = play(s, "merge 1", "accept")
+    assert s.merge == (1, 0) and s.phase == "assign yang"
+    done = position(
+        G3,
+        {"hopeh": (1, 2), "honan": (1, 9), "korea": (2, 2)},
+        senior=(1, 1, 2),
+        phase="assign yang",
+    )
+    assert [s.heuristic(x) for x in range(3)] == pytest.approx(
+        [done.heuristic(x) for x in range(3)]
+    )
+    assert s.heuristic(0) < -0.95
 
 
 OLD_SAVE = (

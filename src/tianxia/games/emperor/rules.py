@@ -592,7 +592,7 @@ def do_merge(s: S, senior: int, junior: int) -> None:
     _add_log(s, f"P{junior} merges into P{senior}'s state as junior partner")
 
 
-def _stronger(s: S, a: int, b: int) -> tuple[int, int]:
+def stronger(s: S, a: int, b: int) -> tuple[int, int]:
     """(senior, junior): more units wins; on a tie the player whose turn it is (EM-7.1)."""
     ua, ub = realm_units(s, a), realm_units(s, b)
     if ua > ub or (ua == ub and a == s.player):
@@ -601,7 +601,7 @@ def _stronger(s: S, a: int, b: int) -> tuple[int, int]:
 
 
 def agree_merger(s: S, a: int, b: int) -> None:
-    senior, junior = _stronger(s, a, b)
+    senior, junior = stronger(s, a, b)
     s.battle = None
     if junior == s.player:
         # the weaker player whose turn it is still has his phase 5 first
