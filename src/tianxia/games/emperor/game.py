@@ -55,7 +55,6 @@ class Tables:
         self.ids = c.province_ids
         self.index = {pid: i for i, pid in enumerate(c.province_ids)}
         self.cap = c.province_cap
-        self.borders = borders
         # a retreat and movement cross obstacles freely only with borders="open" (EM-2.2)
         self.open_borders = borders == OPEN
         nbrs: list[list[int]] = [[] for _ in range(self.P)]
@@ -144,7 +143,8 @@ class EmperorGame(Game):
     NAME = "emperor"
     TITLE = "Emperor of China"
     # 2: colonists cross obstacles, yin cards strike the drawer's own provinces, a merged
-    # game is scored as it stands (a junior partner has no provinces)
+    # game is scored as it stands (a junior partner has no provinces); eight borders of the
+    # reconstructed map revised
     VERSION = 2
     MIN_PLAYERS = 2
     MAX_PLAYERS = 5
