@@ -129,6 +129,15 @@ class Game(ABC):
         self._codec_cache: ActionCodec | None = None
         self._info_cache: GameInfo | None = None
 
+    @classmethod
+    def options_of_version(cls, version: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options under which this release plays a save written under rules `version`.
+
+        A game whose rules changed maps an older version onto options that keep the old
+        rules, so old saves replay as they were played.
+        """
+        return dict(options)
+
     # A game is a value named by its spec: equal specs are equal games, and pickling
     # rebuilds it from the spec (its data and caches are built again on the other side).
     def __eq__(self, other: object) -> bool:

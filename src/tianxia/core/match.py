@@ -161,7 +161,7 @@ class Match:
                 unknown game or variant, or whose log is unreadable, illegal, or
                 disagrees with itself; the message says which entry.
         """
-        from tianxia.core.registry import load_game
+        from tianxia.core.registry import game_class, load_game
 
         if not isinstance(data, dict):
             raise ValueError("a saved game is a JSON object")
@@ -174,6 +174,9 @@ class Match:
         seed = data.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"a saved game's seed is a whole number, not {seed!r}")
+        version = data.get("rules_version")
+        if isinstance(version, int) and not isinstance(version, bool):
+            options = game_class(data["game"]).options_of_version(version, options)
         game = load_game(data["game"], players=data["players"], **options)
         version = data.get("rules_version", game.VERSION)
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:

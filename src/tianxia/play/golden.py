@@ -30,7 +30,7 @@ CASES: tuple[tuple[str, int, dict[str, Any], int], ...] = (
     ("greatwall", 4, {}, 2),
     ("emperor", 2, {}, 1),
     ("emperor", 4, {}, 2),
-    ("emperor", 3, {"open_borders": True}, 3),
+    ("emperor", 3, {"borders": "closed"}, 3),
     ("mandarin", 2, {}, 1),
     ("mandarin", 4, {"money": True}, 2),
     ("silkroad", 2, {}, 1),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -61,9 +62,24 @@ def test_map_is_connected() -> None:
 def test_double_obstacles_need_the_stronger_card() -> None:
     by_pair = {frozenset((b.a, b.b)): b for b in C.borders}
     assert by_pair[frozenset(("hopeh", "shansi"))].strongest == "great_wall"
-    assert by_pair[frozenset(("shansi", "honan"))].strongest == "mountains"
+    assert by_pair[frozenset(("hopeh", "shansi"))].obstacles == ("great_wall", "mountains")
     assert by_pair[frozenset(("szechwan", "yunnan"))].strongest == "mountains"
     assert by_pair[frozenset(("hopeh", "honan"))].strongest == "normal"
+
+
+def test_border_types_of_the_reconstruction() -> None:
+    kinds = Counter(b.strongest for b in C.borders)
+    assert kinds == {"normal": 21, "mountains": 16, "water": 6, "great_wall": 2}
+
+
+def test_every_province_of_china_proper_has_a_normal_border() -> None:
+    # only the lands beyond the wall and the sea are closed on every side
+    closed = {
+        p
+        for p in C.province_ids
+        if not any(p in (b.a, b.b) and b.strongest == "normal" for b in C.borders)
+    }
+    assert closed == {"liaoning", "korea", "taiwan"}
 
 
 def test_yang_deck_adds_up_to_32() -> None:

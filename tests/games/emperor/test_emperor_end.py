@@ -39,7 +39,7 @@ def finish_turn(s, yin_at: str, yin_kind: str = "plague"):  # type: ignore[no-un
 
 def test_game_ends_after_33_turns() -> None:
     s = position(G2, {"hopeh": (0, 5), "korea": (1, 2)}, turn=32, player=1)
-    s = finish_turn(s, "taiwan")
+    s = finish_turn(s, "korea")
     assert s.turn == 33 and s.player == 0 and not s.is_terminal()
     s = finish_turn_without_cards(s)
     assert s.is_terminal()
@@ -58,9 +58,9 @@ def test_fifteen_provinces_held_until_the_next_turn_end_the_game() -> None:
     holdings = {p: (0, 2) for p in FIFTEEN} | {"korea": (1, 2)}
     s = position(G2, holdings, turn=5)
     assert rules.control(s, 0) == 19  # 15 held, Taiwan, Kwangsi, Kweichow, Yunnan influenced
-    s = finish_turn(s, "korea")
+    s = finish_turn(s, "hopeh")
     assert s.claims[0] and s.player == 1
-    s = finish_turn(s, "taiwan")
+    s = finish_turn(s, "korea")
     assert s.is_terminal()
     assert s.returns() == [1.0, -1.0]
 
@@ -70,9 +70,14 @@ def test_fifteen_provinces_lost_before_the_next_turn_lapse() -> None:
     holdings = {p: (0, 2) for p in FIFTEEN} | opp | {"kwangtung": (0, 1)}
     s = position(G2, holdings, turn=5)
     assert rules.control(s, 0) == 15
-    s = finish_turn(s, "korea")
+    s = finish_turn(s, "hopeh")
     assert s.claims[0]
-    s = finish_turn(s, "kwangtung")
+    # seat 1 takes Kwangtung away before seat 0's next turn
+    s = s.apply(s.legal_actions()[0])
+    while s.phase in ("colonisation", "movement"):
+        s = s.apply("done")
+    s = play(s, "attack kwangsi>kwangtung", "stand", "roll", "die 2", "advance 0", "done")
+    s = play(s, "yang hopeh", "yin korea", "yin card plague", "yang card water")
     assert where(s, "kwangtung") == (None, 0)
     assert rules.control(s, 0) == 14
     assert not s.is_terminal() and s.player == 0 and not s.claims[0]
@@ -90,7 +95,7 @@ def test_an_eliminated_player_takes_no_more_turns() -> None:
     s = play(s, "attack hopeh>honan", "stand", "roll", "die 2")
     assert not s.is_terminal() and s.phase == "advance"
     s = play(
-        s, "advance 0", "done", "yang hopeh", "yin korea", "yin card plague", "yang card water"
+        s, "advance 0", "done", "yang hopeh", "yin hopeh", "yin card plague", "yang card water"
     )
     assert s.player == 2
     assert s.observation(None)["players"][1]["status"] == "eliminated"
@@ -145,3 +150,16 @@ def test_returns_split_between_winners_and_sum_to_zero() -> None:
     s = s.apply("done")
     r = s.returns()
     assert abs(sum(r)) < 1e-9 and max(r) == 1.0
+
+
+def test_fifteen_provinces_reached_outside_the_own_turn_count_from_the_end_of_the_next() -> None:
+    holdings = {p: (0, 2) for p in FIFTEEN} | {"korea": (1, 2)}
+    s = position(G2, holdings, turn=5, player=1)
+    assert rules.control(s, 0) >= 15 and not s.claims[0]
+    s = finish_turn(s, "korea")
+    # no claim was made at the end of seat 0's own turn, so his turn is played
+    assert not s.is_terminal() and s.player == 0
+    s = finish_turn(s, "hopeh")
+    assert s.claims[0] and not s.is_terminal()
+    s = finish_turn(s, "korea")
+    assert s.is_terminal() and s.returns() == [1.0, -1.0]

@@ -28,11 +28,18 @@ def test_two_player_opening() -> None:
     s = play(s, "retreat kiangsu", "advance 3")
     assert where(s, "kiangsu") == (0, 5) and where(s, "anhwei") == (1, 3)
     assert where(s, "honan") == (1, 1)
-    s = play(s, "done", "yang honan", "yin kiangsu", "yin card flood", "yang card water")
-    # the flood strikes seat 0's Kiangsu: its owner answers (EM-8.2)
-    assert s.current_player() == 0 and [str(a) for a in s.legal_actions()] == ["endure"]
+    # the yin card is seat 1's own misfortune: it goes to one of his provinces (EM-8.1)
+    assert {str(a) for a in s.apply("done").apply("yang honan").legal_actions()} == {
+        "yin honan",
+        "yin hopeh",
+        "yin shantung",
+        "yin anhwei",
+    }
+    s = play(s, "done", "yang honan", "yin anhwei", "yin card flood", "yang card water")
+    # the flood strikes his Anhwei; with no flood card he can only endure it (EM-8.2)
+    assert s.current_player() == 1 and [str(a) for a in s.legal_actions()] == ["endure"]
     s = s.apply("endure")
-    assert where(s, "kiangsu") == (0, 3)
+    assert where(s, "anhwei") == (1, 1)
     # turn 3, seat 0: the agriculture marker stayed with Anhwei, now seat 1's (EM-8.4)
     assert (s.turn, s.player, s.phase) == (3, 0, "growth")
     assert s.growth == (-1,)

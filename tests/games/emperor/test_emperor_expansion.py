@@ -101,15 +101,21 @@ def test_retreat_during_the_attack_with_the_cap() -> None:
 
 
 def test_retreat_cannot_cross_a_blocked_border_without_a_card() -> None:
-    holdings = {"hopeh": (0, 6), "honan": (1, 3), "shantung": (1, 2)}
-    s = position(G2, holdings).apply("attack hopeh>honan")
-    assert "retreat shantung" not in legal(s)
+    # the Yellow River runs between Shansi and Shensi
+    holdings = {"honan": (0, 6), "shansi": (1, 3), "shensi": (1, 2)}
+    s = position(G2, holdings).apply("attack honan>shansi")
+    assert "retreat shensi" not in legal(s)
     with pytest.raises(IllegalActionError) as e:
-        s.apply("retreat shantung")
+        s.apply("retreat shensi")
     assert e.value.rule == "EM-7.5"
-    s = position(G2, holdings, hands={1: {"water": 1}}).apply("attack hopeh>honan")
-    s = s.apply("retreat shantung")
-    assert where(s, "shantung") == (1, 5) and s.hands[1][s.t.yang_index["water"]] == 0
+    s = position(G2, holdings, hands={1: {"water": 1}}).apply("attack honan>shansi")
+    s = s.apply("retreat shensi")
+    assert where(s, "shensi") == (1, 5) and s.hands[1][s.t.yang_index["water"]] == 0
+    # under closed borders too; only open borders let the retreat cross freely
+    closed = tianxia.load_game("emperor", players=2, borders="closed")
+    assert "retreat shensi" not in legal(position(closed, holdings).apply("attack honan>shansi"))
+    opened = tianxia.load_game("emperor", players=2, borders="open")
+    assert "retreat shensi" in legal(position(opened, holdings).apply("attack honan>shansi"))
 
 
 def test_merger_proposal_needs_consent_and_the_weaker_becomes_junior() -> None:
@@ -128,7 +134,7 @@ def test_merger_proposal_needs_consent_and_the_weaker_becomes_junior() -> None:
 
 def test_junior_partner_takes_no_more_turns() -> None:
     s = position(G3, {"hopeh": (0, 6), "honan": (0, 3), "korea": (2, 2)}, senior=(0, 0, 2))
-    s = play(s, "done", "yang hopeh", "yin korea", "yin card plague", "yang card water")
+    s = play(s, "done", "yang hopeh", "yin hopeh", "yin card plague", "yang card water")
     assert s.player == 2
 
 
@@ -137,8 +143,8 @@ def test_weaker_turn_owner_has_his_phase_5_before_the_merger() -> None:
     s = play(s, "merge 1", "accept")
     assert s.phase == "assign yang" and s.merge == (1, 0)
     assert where(s, "hopeh") == (0, 2)
-    s = play(s, "yang hopeh", "yin korea", "yin card drought", "yang card water")
-    assert where(s, "hopeh") == (1, 2) and s.senior == (1, 1, 2)
+    s = play(s, "yang hopeh", "yin hopeh", "yin card drought", "yang card water")
+    assert where(s, "hopeh") == (1, 1) and s.senior == (1, 1, 2)
     assert sum(s.hands[0]) == 0  # the card just kept is lost with the merger
     assert s.player == 1
 
@@ -165,10 +171,28 @@ def test_defender_may_offer_a_merger_once() -> None:
     assert merged.battle is None
 
 
-def test_junior_partner_shares_his_seniors_result() -> None:
+def test_junior_partner_scores_nothing_of_his_own() -> None:
     s = position(G3, {"hopeh": (0, 6), "honan": (0, 3), "korea": (2, 2)}, senior=(0, 0, 2), turn=33)
     s = s.apply("done")
     assert s.is_terminal()
+    assert s.scores()[1] == 0 and s.scores()[0] > s.scores()[2] > 0
+    assert s.returns() == [1.0, -0.5, -0.5]
+
+
+def test_a_two_player_merger_is_won_by_the_senior() -> None:
+    s = position(G2, {"hopeh": (0, 6), "honan": (1, 3)})
+    s = play(s, "merge 1", "accept")
+    assert s.is_terminal() and s.senior == (0, 0)
+    assert s.returns() == [1.0, -1.0]
+
+
+def test_shared_result_option_lets_the_junior_share_his_seniors_result() -> None:
+    g = tianxia.load_game("emperor", players=3, merger_result="shared")
+    s = position(g, {"hopeh": (0, 6), "honan": (0, 3), "korea": (2, 2)}, senior=(0, 0, 2), turn=33)
+    s = s.apply("done")
     r = s.returns()
     assert r[0] == r[1] == 0.5 and r[2] == -1.0
     assert s.scores()[0] == s.scores()[1]
+    two = tianxia.load_game("emperor", players=2, merger_result="shared")
+    merged = play(position(two, {"hopeh": (0, 6), "honan": (1, 3)}), "merge 1", "accept")
+    assert merged.is_terminal() and merged.returns() == [0.0, 0.0]

@@ -133,27 +133,36 @@ def test_colonise_only_into_an_empty_province() -> None:
     assert e.value.rule == "EM-5.1"
 
 
-def test_colonise_cannot_cross_a_blocked_border() -> None:
+def test_colonists_cross_a_blocked_border() -> None:
     s = position(G2, {"hopeh": (0, 6), "korea": (1, 2)}, phase="colonisation")
+    s = s.apply("colonise hopeh>liaoning")
+    assert where(s, "liaoning") == (0, 3) and where(s, "hopeh") == (0, 3)
+
+
+def test_closed_borders_option_stops_colonists_at_a_blocked_border() -> None:
+    g = tianxia.load_game("emperor", players=2, borders="closed")
+    s = position(g, {"hopeh": (0, 6), "korea": (1, 2)}, phase="colonisation")
+    assert "colonise hopeh>honan" in legal(s)
     with pytest.raises(IllegalActionError) as e:
         s.apply("colonise hopeh>liaoning")
     assert e.value.rule == "EM-2.2" and "great_wall" in e.value.reason
 
 
-def test_open_borders_option_lets_colonists_cross() -> None:
-    g = tianxia.load_game("emperor", players=2, open_borders=True)
-    s = position(g, {"hopeh": (0, 6), "korea": (1, 2)}, phase="colonisation")
-    s = s.apply("colonise hopeh>liaoning")
-    assert where(s, "liaoning") == (0, 3)
+def test_open_borders_option_lets_movement_cross() -> None:
+    hold = {"hopeh": (0, 6), "liaoning": (0, 1), "korea": (1, 2)}
+    assert "move 1 hopeh>liaoning" not in legal(position(G2, hold, phase="movement"))
+    g = tianxia.load_game("emperor", players=2, borders="open")
+    s = position(g, hold, phase="movement").apply("move 5 hopeh>liaoning")
+    assert where(s, "liaoning") == (0, 6)
 
 
 def test_colonise_any_number_of_times_then_done() -> None:
-    s = position(G2, {"hopeh": (0, 10), "korea": (1, 2)}, phase="colonisation")
+    s = position(G2, {"hopeh": (0, 7), "korea": (1, 2)}, phase="colonisation")
     s = s.apply("colonise hopeh>honan")
     assert s.phase == "colonisation"
     assert s.apply("done").phase == "movement"
     s = s.apply("colonise hopeh>shantung")
-    assert where(s, "hopeh") == (0, 4)
+    assert where(s, "hopeh") == (0, 1)
     # nothing more can be colonised: the phase ends by itself
     assert s.phase == "movement"
 
@@ -224,18 +233,28 @@ def test_turns_go_round_from_seat_0() -> None:
     seen = []
     provinces = ["hopeh", "yunnan", "taiwan", "kansu"]
     while len(seen) < 4:
-        seen.append(s.player)
-        s = s.apply(f"start {provinces[s.player]}")
+        seat = s.player
+        seen.append(seat)
+        s = s.apply(f"start {provinces[seat]}")
         while s.phase in ("movement", "expansion"):
             s = s.apply("done")
-        s = play(s, "yang korea", "yin korea", "yin card plague", "yang card water")
+        s = play(s, "yang korea", f"yin {provinces[seat]}", "yin card plague", "yang card water")
     assert seen == [0, 1, 2, 3]
     assert s.player == 0 and s.turn == 5 and s.phase == "growth"
 
 
 def test_honan_shensi_option_opens_the_disputed_border() -> None:
-    hold = {"honan": (0, 6), "korea": (1, 2)}
-    s = position(G2, hold, phase="colonisation")
-    assert "colonise honan>shensi" not in legal(s)
+    hold = {"honan": (0, 6), "shensi": (0, 1), "korea": (1, 2)}
+    s = position(G2, hold, phase="movement")
+    assert "move 1 honan>shensi" not in legal(s)
     g = tianxia.load_game("emperor", players=2, honan_shensi="normal")
-    assert "colonise honan>shensi" in legal(position(g, hold, phase="colonisation"))
+    assert "move 1 honan>shensi" in legal(position(g, hold, phase="movement"))
+
+
+def test_colonists_may_move_on_in_the_movement_phase() -> None:
+    s = position(G2, {"hopeh": (0, 7), "korea": (1, 2)}, phase="colonisation")
+    s = play(s, "colonise hopeh>honan", "done")
+    assert s.phase == "movement"
+    assert "move 3 honan>hopeh" in legal(s) and "move 4 honan>hopeh" not in legal(s)
+    s = s.apply("move 3 honan>hopeh")
+    assert where(s, "hopeh") == (0, 7) and where(s, "honan") == (None, 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,8 @@ from hypothesis import strategies as st
 
 import tianxia
 from tianxia import IllegalActionError, NotationError
+from tianxia.core import Match
+from tianxia.games.emperor.game import EmperorGame
 from tianxia.games.emperor.position import play, position
 
 G2 = tianxia.load_game("emperor", players=2)
@@ -33,7 +36,7 @@ def test_the_drawn_yang_card_is_seen_by_the_drawer_only() -> None:
     s = play(
         position(G3, HOLD, phase="assign yang"),
         "yang hopeh",
-        "yin honan",
+        "yin hopeh",
         "yin card flood",
         "yang card flood",
     )
@@ -76,7 +79,7 @@ def test_resample_redraws_hidden_cards() -> None:
 
 def test_resample_keeps_the_totals_of_every_card_kind() -> None:
     s = play(
-        position(G3, HOLD, hands={1: {"water": 2}}, phase="assign yang"), "yang hopeh", "yin korea"
+        position(G3, HOLD, hands={1: {"water": 2}}, phase="assign yang"), "yang hopeh", "yin hopeh"
     )
     s = play(s, "yin card plague")
     s = s.apply("yang card mountains")
@@ -201,14 +204,82 @@ def test_resample_of_an_indistinguishable_twin_is_the_same() -> None:
     assert checked >= 30
 
 
-def test_heuristic_scores_one_merged_state_as_the_shared_result() -> None:
-    # A two-seat game merged into one state ends shared: returns() gives 0 to both.
+def test_heuristic_scores_a_junior_partner_as_holding_nothing() -> None:
     merged = position(G2, {"hopeh": (0, 9), "honan": (0, 9)}, senior=(0, 0))
+    assert merged.heuristic(0) > 0.9 and merged.heuristic(1) < -0.9
+    assert merged.heuristic_terms(1)["score"] == 0.0
+
+
+def test_heuristic_under_shared_results_scores_one_merged_state_as_0() -> None:
+    g = tianxia.load_game("emperor", players=2, merger_result="shared")
+    merged = position(g, {"hopeh": (0, 9), "honan": (0, 9)}, senior=(0, 0))
     assert merged.heuristic(0) == 0.0 == merged.heuristic(1)
 
 
-def test_heuristic_halves_a_lead_while_a_last_merger_offer_awaits_its_reply() -> None:
-    s = position(G2, {"hopeh": (0, 9), "honan": (0, 9), "korea": (1, 1)})
+def test_heuristic_halves_a_lead_while_a_last_shared_merger_offer_awaits_its_reply() -> None:
+    hold = {"hopeh": (0, 9), "honan": (0, 9), "korea": (1, 1)}
+    g = tianxia.load_game("emperor", players=2, merger_result="shared")
+    s = position(g, hold)
     offered = s.apply("merge 1")
     assert offered.current_player() == 1
     assert offered.heuristic(0) == pytest.approx(s.heuristic(0) / 2)
+    # scored as it stands, an accepted offer makes the stronger state the winner
+    s = position(G2, hold)
+    assert s.apply("merge 1").heuristic(0) > s.heuristic(0) > 0
+
+
+def test_heuristic_warns_a_weaker_proposer_that_acceptance_makes_him_junior() -> None:
+    s = position(G2, {"hopeh": (0, 2), "honan": (1, 9)})
+    offered = s.apply("merge 1")
+    assert offered.current_player() == 1
+    assert offered.heuristic(0) < s.heuristic(0) < 0
+
+
+def test_heuristic_scores_a_merger_put_off_until_after_phase_5_as_done() -> None:
+    # the weaker turn owner's offer is accepted: he merges after his phase 5 (EM-7.1)
+    s = position(G3, {"hopeh": (0, 2), "honan": (1, 9), "korea": (2, 2)})
+    s = play(s, "merge 1", "accept")
+    assert s.merge == (1, 0) and s.phase == "assign yang"
+    done = position(
+        G3,
+        {"hopeh": (1, 2), "honan": (1, 9), "korea": (2, 2)},
+        senior=(1, 1, 2),
+        phase="assign yang",
+    )
+    assert [s.heuristic(x) for x in range(3)] == pytest.approx(
+        [done.heuristic(x) for x in range(3)]
+    )
+    assert s.heuristic(0) < -0.95
+
+
+OLD_SAVE = (
+    Path(__file__).resolve().parents[2] / "data" / "saves-0.1" / "emperor-2p-seed5-midgame.json"
+)
+
+
+def test_a_save_of_rules_version_1_replays_under_the_old_rules() -> None:
+    data = json.loads(OLD_SAVE.read_text(encoding="utf-8"))
+    assert data["rules_version"] == 1 and "yin kweichow" in data["log"][:6]
+    m = Match.from_json(data)
+    assert dict(m.game.options) == {
+        "borders": "closed",
+        "yin_target": "any",
+        "merger_result": "shared",
+        "honan_shensi": "mountains",
+    }
+    assert EmperorGame.options_of_version(1, {"open_borders": True})["borders"] == "open"
+    # under the current rules the first turn's yin card may not go to an empty province
+    data = {**data, "rules_version": EmperorGame.VERSION, "options": {}}
+    with pytest.raises(ValueError, match=r"EM-8\.1"):
+        Match.from_json(data)
+
+
+def test_state_json_round_trip_while_a_markers_growth_is_due() -> None:
+    # the growth queue holds provinces, so a marker in Korea (province 19) is due from 19
+    s = position(
+        G2, {"korea": (0, 3), "hopeh": (1, 3)}, phase="growth", markers={"korea": {"city": 1}}
+    )
+    s = s.apply("grow korea")
+    assert s.growth == (s.t.index["korea"],)
+    again = G2.state_from_json(json.loads(json.dumps(s.to_json())))
+    assert again.growth == s.growth and again.legal_actions() == s.legal_actions()

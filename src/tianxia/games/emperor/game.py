@@ -39,18 +39,24 @@ from tianxia.games.emperor.actions import (
 from tianxia.games.emperor.data import NORMAL, Components, components
 from tianxia.games.emperor.state import EmperorState, initial_fields
 
+# choices of the option `borders` (EM-2.2, ruling R1)
+COLONISTS_CROSS = "colonists_cross"
+CLOSED = "closed"
+OPEN = "open"
+
 
 class Tables:
     """Lookup tables of one variant, built once: neighbours, obstacles and action objects."""
 
-    def __init__(self, c: Components, players: int, open_borders: bool, honan_shensi: str):
+    def __init__(self, c: Components, players: int, borders: str, honan_shensi: str):
         self.c = c
         self.n = players
         self.P = len(c.province_ids)
         self.ids = c.province_ids
         self.index = {pid: i for i, pid in enumerate(c.province_ids)}
         self.cap = c.province_cap
-        self.open_borders = open_borders
+        # a retreat and movement cross obstacles freely only with borders="open" (EM-2.2)
+        self.open_borders = borders == OPEN
         nbrs: list[list[int]] = [[] for _ in range(self.P)]
         # block[a][b]: the obstacle an attack from a into b must overcome (NORMAL if none)
         self.block: list[dict[int, str]] = [{} for _ in range(self.P)]
@@ -62,10 +68,14 @@ class Tables:
             self.block[i][j] = kind
             self.block[j][i] = kind
         self.nbrs: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(x)) for x in nbrs)
-        # neighbours reachable by colonisation, movement and a retreat without a card
+        # neighbours reachable by movement and a retreat without a card (EM-2.2)
         self.open_nbrs: tuple[tuple[int, ...], ...] = tuple(
-            tuple(q for q in self.nbrs[p] if open_borders or self.block[p][q] == NORMAL)
+            tuple(q for q in self.nbrs[p] if self.open_borders or self.block[p][q] == NORMAL)
             for p in range(self.P)
+        )
+        # neighbours colonists may enter: every one unless the borders are closed (EM-5.1)
+        self.colonise_nbrs: tuple[tuple[int, ...], ...] = (
+            self.open_nbrs if borders == CLOSED else self.nbrs
         )
         self.yang_index = {k: i for i, k in enumerate(c.yang_kinds)}
         self.yin_index = {k: i for i, k in enumerate(c.yin_kinds)}
@@ -132,7 +142,10 @@ class EmperorGame(Game):
 
     NAME = "emperor"
     TITLE = "Emperor of China"
-    VERSION = 1
+    # 2: colonists cross obstacles, yin cards strike the drawer's own provinces, a merged
+    # game is scored as it stands (a junior partner has no provinces); eight borders of the
+    # reconstructed map revised
+    VERSION = 2
     MIN_PLAYERS = 2
     MAX_PLAYERS = 5
     rules: ClassVar[Any] = rules
@@ -140,10 +153,26 @@ class EmperorGame(Game):
     search: ClassVar[Any] = search
     OPTIONS = (
         OptionSpec(
-            "open_borders",
-            False,
-            (False, True),
-            "colonisation, movement and retreat may cross blocked borders (attacks still need cards)",
+            "borders",
+            COLONISTS_CROSS,
+            (COLONISTS_CROSS, CLOSED, OPEN),
+            "obstacles stop movement and retreat but not colonists; closed: colonists too; "
+            "open: only attacks need cards",
+        ),
+        OptionSpec(
+            "yin_target",
+            "own",
+            ("own", "any"),
+            "a yin card goes to one of the drawer's own provinces, or to any province",
+            conformance=False,
+        ),
+        OptionSpec(
+            "merger_result",
+            "scoring",
+            ("scoring", "shared"),
+            "a junior partner scores what he holds (nothing), or shares his senior's result "
+            "as in a series",
+            conformance=False,
         ),
         OptionSpec(
             "honan_shensi",
@@ -159,9 +188,21 @@ class EmperorGame(Game):
         self.tables = Tables(
             components(),
             self.players,
-            bool(self.options["open_borders"]),
+            str(self.options["borders"]),
             str(self.options["honan_shensi"]),
         )
+
+    @classmethod
+    def options_of_version(cls, version: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Version 1 closed obstacles to colonists (or opened them all with `open_borders`),
+        let a yin card strike any province and gave a junior his senior's result."""
+        out = dict(options)
+        if version == 1:
+            opened = bool(out.pop("open_borders", False))
+            out["borders"] = OPEN if opened else CLOSED
+            out.setdefault("yin_target", "any")
+            out.setdefault("merger_result", "shared")
+        return out
 
     def _codec(self) -> ActionCodec:
         return ActionCodec(self.tables.player_actions(), self.tables.chance_actions())

@@ -171,16 +171,26 @@ def realm_score(s: S, realm: int) -> int:
     return pts
 
 
+def shared_result(s: S) -> bool:
+    """Whether a junior partner shares his senior's result (option merger_result, EM-9.3)."""
+    return bool(s.game.options["merger_result"] == "shared")
+
+
 def seat_scores(s: S) -> list[int]:
-    """Each seat's points; a junior partner shows his senior's (EM-9.3)."""
+    """Each seat's points (EM-9.1): a junior partner holds nothing of his own, so he scores
+    0 (EM-9.3), or shows his senior's with the option merger_result=shared."""
     cache = s._cache
     if cache is None:
         cache = {}
         object.__setattr__(s, "_cache", cache)
     got = cache.get("scores")
     if got is None:
-        realm = {r: realm_score(s, r) for r in set(s.senior)}
-        got = cache["scores"] = [realm[s.senior[i]] for i in range(len(s.senior))]
+        if shared_result(s):
+            realm = {r: realm_score(s, r) for r in set(s.senior)}
+            got = [realm[s.senior[i]] for i in range(len(s.senior))]
+        else:
+            got = [realm_score(s, i) if s.senior[i] == i else 0 for i in range(len(s.senior))]
+        cache["scores"] = got
     return list(got)
 
 
@@ -190,7 +200,7 @@ def returns(s: S) -> list[float]:
     if s.phase != END:
         return [0.0] * n
     sc = seat_scores(s)
-    best = max(sc[r] for r in range(n) if is_independent(s, r))
+    best = max(sc)
     win = [sc[i] == best for i in range(n)]
     w = sum(win)
     lose = n - w
@@ -232,7 +242,7 @@ def legal_actions(s: S) -> list[Action]:
     elif phase == YANG:
         acts = list(t.yang)
     elif phase == YIN:
-        acts = list(t.yin)
+        acts = [t.yin[p] for p in yin_targets(s)]
     elif phase == SHIELD:
         acts = [t.DEFEND, t.ENDURE] if can_defend(s) else [t.ENDURE]
     else:
@@ -312,7 +322,7 @@ def colonisations(s: S) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for a in range(t.P):
         if s.owner[a] == me and s.units[a] >= 4:
-            out.extend((a, b) for b in t.open_nbrs[a] if s.owner[b] == -1)
+            out.extend((a, b) for b in t.colonise_nbrs[a] if s.owner[b] == -1)
     return out
 
 
@@ -330,6 +340,14 @@ def movements(s: S) -> list[tuple[int, int, int]]:
         k = min(free, t.cap)
         out.extend((a, b, k) for b in t.open_nbrs[a] if s.owner[b] == me)
     return out
+
+
+def yin_targets(s: S) -> list[int]:
+    """Provinces the yin card may go to: the drawer's own, any if he holds none (EM-8.1)."""
+    own = [p for p in range(s.t.P) if s.owner[p] == s.player]
+    if not own or s.game.options["yin_target"] == "any":
+        return list(range(s.t.P))
+    return own
 
 
 def card_for(s: S, a: int, b: int) -> int:
@@ -576,7 +594,7 @@ def do_merge(s: S, senior: int, junior: int) -> None:
     _add_log(s, f"{seat_name(junior)} merges into {seat_name(senior)}'s state as junior partner")
 
 
-def _stronger(s: S, a: int, b: int) -> tuple[int, int]:
+def stronger(s: S, a: int, b: int) -> tuple[int, int]:
     """(senior, junior): more units wins; on a tie the player whose turn it is (EM-7.1)."""
     ua, ub = realm_units(s, a), realm_units(s, b)
     if ua > ub or (ua == ub and a == s.player):
@@ -585,7 +603,7 @@ def _stronger(s: S, a: int, b: int) -> tuple[int, int]:
 
 
 def agree_merger(s: S, a: int, b: int) -> None:
-    senior, junior = _stronger(s, a, b)
+    senior, junior = stronger(s, a, b)
     s.battle = None
     if junior == s.player:
         # the weaker player whose turn it is still has his phase 5 first
@@ -1087,6 +1105,12 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
         )
     if isinstance(a, Defend):
         return ("EM-8.2", f"{seat_name(s.decider)} has no matching defence card to play")
+    if isinstance(a, AssignYin):
+        return (
+            "EM-8.1",
+            f"a yin card is the drawer's own misfortune and goes to one of his provinces, "
+            f"and {a.province} is not his",
+        )
     return ("ENGINE-2", f"{a} is not one of the actions open now")
 
 

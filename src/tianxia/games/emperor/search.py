@@ -159,7 +159,9 @@ def resample(s: EmperorState, seat: int, rng: random.Random) -> State:
 
 
 def heuristic_terms(s: EmperorState, seat: int) -> dict[str, float]:
-    r = s.senior[seat]
+    shared = rules.shared_result(s)
+    # a junior partner's own state is empty unless he shares his senior's result
+    r = s.senior[seat] if shared else seat
     c = s.t.c
     marker_pts = sum(
         sum(k * v for k, v in zip(s.markers[p], c.marker_points))
@@ -167,7 +169,9 @@ def heuristic_terms(s: EmperorState, seat: int) -> dict[str, float]:
         if o == r
     )
     scores = rules.seat_scores(s)
-    others = [scores[x] for x in range(s.game.players) if s.senior[x] != r]
+    others = [
+        scores[x] for x in range(s.game.players) if (s.senior[x] != r if shared else x != seat)
+    ]
     return {
         "score": float(scores[seat]),
         "units": float(rules.realm_units(s, r)),
@@ -183,17 +187,37 @@ def heuristics(s: EmperorState) -> list[float]:
 
 
 def heuristic(s: EmperorState, seat: int) -> float:
-    """Lead over the best other state in points, squashed into [-1, 1]."""
+    """Lead over the best other seat in points, squashed into [-1, 1].
+
+    A merger agreed but put off until after phase 5 is scored as done; while a merger
+    offer awaits its reply, acceptance and refusal count as equally likely.
+    """
     if s.phase == END:
         return float(rules.returns(s)[seat])
-    realms = {s.senior[x] for x in range(s.game.players)}
-    if len(realms) == 1:
-        # One state is left: every seat shares its result, which returns() scores as 0.
+    if s.merge is not None:
+        return _value(_merged(s, *s.merge), seat)
+    value = _value(s, seat)
+    if s.phase == REPLY:
+        other = s.decider if s.battle is None else s.owner[s.battle[1]]
+        value = (value + _value(_merged(s, *rules.stronger(s, s.player, other)), seat)) / 2
+    return value
+
+
+def _merged(s: EmperorState, senior: int, junior: int) -> EmperorState:
+    """The position once the junior's state has merged into the senior's (EM-7.1)."""
+    hands = list(s.hands)
+    hands[junior] = (0,) * len(hands[junior])
+    return s.replace(
+        senior=tuple(senior if x == junior else x for x in s.senior),
+        owner=tuple(senior if o == junior else o for o in s.owner),
+        hands=tuple(hands),
+    )
+
+
+def _value(s: EmperorState, seat: int) -> float:
+    if rules.shared_result(s) and len({s.senior[x] for x in range(s.game.players)}) == 1:
+        # One state is left and every seat shares its result, which returns() scores as 0.
         return 0.0
     terms = heuristic_terms(s, seat)
     scale = max(10.0, terms["score"], terms["best_other"]) / 2
-    value = math.tanh((terms["score"] - terms["best_other"]) / scale)
-    if s.phase == REPLY and len(realms) == 2:
-        # The reply may merge the last two states into one shared result: a coin flip.
-        value *= 0.5
-    return value
+    return math.tanh((terms["score"] - terms["best_other"]) / scale)

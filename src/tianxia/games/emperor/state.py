@@ -164,8 +164,10 @@ class EmperorState(State):
             raise StateDataError("chosen/conquered/attacked: provinces of the map")
         if self.moved and (len(self.moved) != t.P or min(self.moved) < 0):
             raise StateDataError("moved: one count per province")
-        if any(not -1 <= g < n for g in self.growth) or any(not 0 <= p < n for p in self.proposed):
-            raise StateDataError("growth/proposed: seats of the game")
+        if any(not -1 <= g < t.P for g in self.growth):
+            raise StateDataError("growth: -1 (the base units) or a province of the map")
+        if any(not 0 <= p < n for p in self.proposed):
+            raise StateDataError("proposed: seats of the game")
         if self.battle is not None and not all(0 <= p < t.P for p in self.battle[:2]):
             raise StateDataError("battle: two provinces of the map")
         if self.merge is not None and not all(0 <= p < n for p in self.merge):

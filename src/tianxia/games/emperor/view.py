@@ -74,7 +74,7 @@ def pending(s: EmperorState) -> str:
     if ph == YANG:
         return f"{seat_name(p)} assigns his face-down yang card to a province"
     if ph == YIN:
-        return f"{seat_name(p)} assigns his face-down yin card to a province"
+        return f"{seat_name(p)} assigns his face-down yin card to one of his provinces"
     if ph == DRAW_YIN:
         return "the yin card is turned over"
     if ph == DRAW_YANG:
