@@ -61,7 +61,7 @@ i18n: $(STAMP)
 	$(BIN)/python -m tianxia.web.sentences
 	for lang in nl de; do \
 	  if [ -f src/tianxia/web/locale/$$lang/LC_MESSAGES/tianxia.po ]; then \
-	    $(BIN)/pybabel update --no-fuzzy-matching -D tianxia -l $$lang -i src/tianxia/web/locale/tianxia.pot -d src/tianxia/web/locale; \
+	    $(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -D tianxia -l $$lang -i src/tianxia/web/locale/tianxia.pot -d src/tianxia/web/locale; \
 	  else \
 	    $(BIN)/pybabel init -D tianxia -l $$lang -i src/tianxia/web/locale/tianxia.pot -d src/tianxia/web/locale; \
 	  fi; \
