@@ -138,6 +138,8 @@ def test_a_game_whose_string_pyspiel_cannot_read_still_pickles() -> None:
     game = openspiel.load("china", players=4, board="4-5")
     state = game.new_initial_state()
     random_steps(state, seed=3, steps=60)
+    while state.is_chance_node():  # the tensor below is a deciding seat's
+        state.apply_action(state.chance_outcomes()[0][0])
     assert sum(state.information_state_tensor(state.current_player())[game.obs_size :]) > 0
     again = pickle.loads(pickle.dumps(game))
     assert again.get_parameters() == game.get_parameters()

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
+
+# A click on a piece the next view has just redrawn or taken away does nothing, as it
+# would for a person; the caller looks at the table again.
+CLICK_MS = 5000
 
 
 def my_turn(page: Page) -> bool:
@@ -15,12 +21,22 @@ def my_turn(page: Page) -> bool:
 
 def click_a_move(page: Page, rng: random.Random) -> str:
     """Click one legal move: a spot on the board when there is one, else a listed move.
-    Returns what was clicked."""
+    Returns what was clicked, or "" when the view changed under the click."""
+    page.set_default_timeout(CLICK_MS)
+    try:
+        return _click(page, rng)
+    except (PlaywrightError, ValueError):
+        return ""
+    finally:
+        page.set_default_timeout(30000)
+
+
+def _click(page: Page, rng: random.Random) -> str:
     spots = page.locator(".board-wrap .spot")
     listed = page.locator("#moves button.move")
     n_spots, n_listed = spots.count(), listed.count()
     if not n_spots + n_listed:
-        return ""  # the view changed under us (a bot moved): look again
+        return ""  # a bot moved: look again
     k = rng.randrange(n_spots + n_listed)
     if k < n_spots:
         target = spots.nth(k)
@@ -43,11 +59,24 @@ def click_a_move(page: Page, rng: random.Random) -> str:
         # A long run of moves is one list: pick one of them, then press its button.
         pick = group.locator("select")
         options = pick.locator("option")
-        choice = options.nth(rng.randrange(options.count())).get_attribute("value") or ""
-        pick.select_option(choice)
-        label = choice
+        label = options.nth(rng.randrange(options.count())).get_attribute("value") or ""
+        pick.select_option(label)
     target.click()
     return label
+
+
+def wait_for_the_next_view(page: Page, log_length: int, status: str | None = None) -> None:
+    """Wait until the page has moved on after a click: a new line in the log, a refusal
+    or a new status. A click that landed as the view changed may have done nothing; the
+    caller's loop then simply looks again."""
+    with contextlib.suppress(PlaywrightError):
+        page.wait_for_function(
+            "([n, s]) => document.querySelectorAll('#log li').length !== n"
+            " || document.getElementById('refusal').textContent !== ''"
+            " || (s !== null && document.getElementById('status').textContent !== s)",
+            arg=[log_length, status],
+            timeout=10000,
+        )
 
 
 def play_to_the_end(page: Page, rng: random.Random, limit: int = 3000) -> int:
@@ -66,14 +95,7 @@ def play_to_the_end(page: Page, rng: random.Random, limit: int = 3000) -> int:
             if not click_a_move(page, rng):
                 continue
             clicks += 1
-            # The next view replaces the moves; wait until the page has moved on.
-            page.wait_for_function(
-                "([n, s]) => document.querySelectorAll('#log li').length !== n"
-                " || document.getElementById('refusal').textContent !== ''"
-                " || document.getElementById('status').textContent !== s",
-                arg=[seq_before, text],
-                timeout=20000,
-            )
+            wait_for_the_next_view(page, seq_before, text)
         else:
             page.wait_for_timeout(30)
     expect(page.locator("#scores-box")).to_be_visible()

@@ -59,7 +59,7 @@ def test_two_people_on_two_browsers_play_one_game_with_a_bot(
     _take_seat(pa, site, gid, 0, "Anne")
     _take_seat(pb, site, gid, 1, "Bert")
     rng = random.Random(3)
-    from web.clicking import click_a_move, my_turn
+    from web.clicking import click_a_move, my_turn, wait_for_the_next_view
 
     for _ in range(4000):
         if pa.locator("#scores-box").is_visible():
@@ -69,11 +69,7 @@ def test_two_people_on_two_browsers_play_one_game_with_a_bot(
                 n = p.locator("#log li").count()
                 if not click_a_move(p, rng):
                     continue
-                p.wait_for_function(
-                    "n => document.querySelectorAll('#log li').length !== n"
-                    " || document.getElementById('refusal').textContent !== ''",
-                    arg=n,
-                )
+                wait_for_the_next_view(p, n)
         pa.wait_for_timeout(20)
     expect(pa.locator("#status")).to_have_text("Game over")
     expect(pb.locator("#status")).to_have_text("Game over")

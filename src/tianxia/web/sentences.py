@@ -95,7 +95,7 @@ def _pattern(template: str) -> re.Pattern[str]:
     out, pos = "", 0
     for m in re.finditer(r"\{(\d+)\}", template):
         out += re.escape(template[pos : m.start()].replace("{{", "{").replace("}}", "}"))
-        out += f"(?P<v{m.group(1)}>.+?)"
+        out += f"(?P<v{m.group(1)}>.*?)"
         pos = m.end()
     out += re.escape(template[pos:].replace("{{", "{").replace("}}", "}"))
     return re.compile(f"^{out}$", re.DOTALL)

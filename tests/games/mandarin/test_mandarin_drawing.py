@@ -125,7 +125,7 @@ def test_cashing_in_after_drawing_the_last_tile_does_not_allow_another_draw() ->
     with pytest.raises(IllegalActionError) as err:
         s.apply("draw")
     assert err.value.rule == "MA-3.4"
-    assert "no player other than seat 0 has cashed in" in err.value.reason
+    assert "no player other than P1 has cashed in" in err.value.reason
 
 
 def test_no_second_draw_from_an_empty_dispenser() -> None:

@@ -129,7 +129,7 @@ def test_cashing_in_before_taking_from_a_passed_player() -> None:
     assert s.money[0] == 3200 and s.phase == rules.TAKE
     with pytest.raises(IllegalActionError) as err:
         s.apply("cash pig-red")
-    assert err.value.rule == "MA-2.1" and "not in seat 0's collection" in err.value.reason
+    assert err.value.rule == "MA-2.1" and "not in P1's collection" in err.value.reason
     s = play(s, "take pig-red")
     # The second roll follows at once: no cashing between the take and the die (MA-6.2).
     assert s.current_player() == CHANCE and s.phase == rules.DIE

@@ -129,6 +129,7 @@ function draw(c) {
   if (!v) return;
   lastMsg = v;
   $("curtain").hidden = true;
+  $("menu").hidden = true; // its moves belonged to the view this one replaces
   const env = v.view;
   // The board: an SVG the server drew from this viewer's observation.
   $("board").innerHTML = v.board || "";
