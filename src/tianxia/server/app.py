@@ -276,6 +276,15 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
             from tianxia.web.i18n import gettext_for
 
             out["board"] = render(live.game, view, [], gettext_for(lang)).svg
+        if lang != "en":
+            from tianxia.web.sentences import translate_sentence
+
+            out["events"] = [
+                {**e, "text": translate_sentence(e["text"], lang, live.game.NAME)}
+                if e.get("text")
+                else e
+                for e in out["events"]
+            ]
         return out
 
     @app.get("/api/leaderboard/{game}")

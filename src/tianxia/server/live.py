@@ -269,6 +269,8 @@ class LiveGame:
             "seat": seat,
             "seats": self.seat_list(),
         }
+        if conn.lang != "en":
+            _in_words_of(msg, conn.lang, self.game.NAME)
         to_move = t.to_move()
         if self.row["clock"] and running and to_move >= 0 and to_move not in t.bots:
             clock = float(self.row["clock"])
@@ -505,6 +507,20 @@ class LiveGame:
         if seat is not None and seat in self.takeover:
             self.takeover.discard(seat)
             self.table.bots.pop(seat, None)
+
+
+def _in_words_of(msg: dict[str, Any], lang: str, game: str) -> None:
+    """The log's sentences and the moves' explanations of a view in `lang`: translated
+    from the texts the viewer may read, so a translation tells no more than they do."""
+    from tianxia.web.sentences import translate_sentence
+
+    msg["legal"] = [
+        {**a, "explain": translate_sentence(a["explain"], lang, game)} for a in msg["legal"]
+    ]
+    msg["events"] = [
+        {**e, "text": translate_sentence(e["text"], lang, game)} if e.get("text") else e
+        for e in msg["events"]
+    ]
 
 
 class Hub:

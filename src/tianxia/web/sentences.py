@@ -7,6 +7,14 @@ source (the reason given with a rule's number, in `why_illegal` and wherever an
 numbered (`{0} does not lead in section {1}: {2} against {3}`) under the rule's number as
 context. `translate_reason` matches a reason against the templates of its rule and fills
 the translation with the same values; a reason no template matches stays English.
+
+The log's sentences and the `explain` text of each move are built the same way, in each
+game's `describe` and `event`: every sentence written there is a template under the
+context `SENTENCE`, and the words the rules put into sentences (colours, kinds of card,
+animals) are entries under `WORD`. `translate_sentence` fills a template's translation
+with its values, each value translated in turn (a log line of the Silk Road holds the
+move's description whole), so a sentence is Dutch or German to its last word where the
+catalogue has them, and the English original where it has not.
 """
 
 from __future__ import annotations
@@ -23,6 +31,16 @@ SRC = Path(__file__).resolve().parents[1]
 SOURCES = ["games/*/rules.py", "core/*.py", "play/table.py", "server/live.py"]
 _RULE = re.compile(r"^[A-Z]+-\d+(\.\d+)*$")
 ANY_RULE = "ANY-0"  # the context of a reason whose rule is computed, not written
+# The context of a sentence of the log or of a move's explanation: `SENTENCE` for the
+# engine's own, `SENTENCE china` for one of China's, so one game's short template never
+# takes another game's sentence apart.
+SENTENCE = "SENTENCE"
+WORD = "WORD"  # the context of a word the rules put into sentences
+# Functions whose every string is a sentence a player reads, and the files they are in.
+SENTENCE_SOURCES = ["games/*/rules.py", "core/game.py"]
+SENTENCE_FUNCTIONS = {"describe", "event", "explain", "explained_actions"}
+# Calls whose string arguments are names in the code, never read by a player.
+_CODE_CALLS = {"getattr", "hasattr", "isinstance", "setattr"}
 
 
 def _is_rule(node: ast.AST) -> bool:
@@ -91,6 +109,70 @@ def extract() -> Iterator[tuple[str, str, list[str], str]]:
                 yield rule, found[0], found[1], where
 
 
+def _strings_in(fn: ast.FunctionDef) -> Iterator[ast.expr]:
+    """The strings of `fn` a player may read: not its docstring, not a name given to
+    getattr and the like, not a string indexed into (`"ABC"[i]`) or joined with."""
+    skip: set[int] = set()
+    if fn.body and isinstance(fn.body[0], ast.Expr):
+        skip.add(id(fn.body[0].value))
+    stack: list[ast.AST] = [fn]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name) and node.func.id in _CODE_CALLS:
+                skip.update(id(a) for a in node.args)
+            if isinstance(node.func, ast.Attribute):
+                skip.add(id(node.func.value))
+        if isinstance(node, ast.Subscript):
+            skip.add(id(node.value))
+        if isinstance(node, ast.Compare):
+            skip.update(id(x) for x in (node.left, *node.comparators))
+        if isinstance(node, ast.JoinedStr):
+            if id(node) not in skip:
+                yield node
+            # A value inside may hold sentences of its own; format specs are not.
+            for part in node.values:
+                if isinstance(part, ast.FormattedValue):
+                    stack.append(part.value)
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in skip and re.search(r"[a-z]", node.value):
+                yield node
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _sentence_context(path: Path) -> str:
+    game = path.parent.name if path.parent.parent.name == "games" else ""
+    return f"{SENTENCE} {game}" if game else SENTENCE
+
+
+def extract_sentences() -> Iterator[tuple[str, str, list[str], str]]:
+    """(context, template, value sources, where) for every sentence of the log and of
+    `explain`."""
+    for pattern in SENTENCE_SOURCES:
+        for path in sorted(SRC.glob(pattern)):
+            tree = ast.parse(path.read_text())
+            for fn in ast.walk(tree):
+                if not isinstance(fn, ast.FunctionDef) or fn.name not in SENTENCE_FUNCTIONS:
+                    continue
+                for node in _strings_in(fn):
+                    found = _template(node)
+                    if found is not None and re.sub(r"\{\d+\}", "", found[0]).strip():
+                        where = f"{path.relative_to(SRC)}:{node.lineno}"
+                        yield _sentence_context(path), found[0], found[1], where
+
+
+def words() -> list[str]:
+    """The words the rules put into sentences: colours, kinds of card, animals."""
+    from tianxia.games.china.data import COLOURS as CHINA_COLOURS
+    from tianxia.games.greatwall.data import KINDS
+    from tianxia.games.mandarin.data import TABLES
+    from tianxia.games.silkroad.actions import COLOURS as SILKROAD_COLOURS
+
+    return sorted({*CHINA_COLOURS, *KINDS, *TABLES.animals, *SILKROAD_COLOURS} - {""})
+
+
 def _pattern(template: str) -> re.Pattern[str]:
     out, pos = "", 0
     for m in re.finditer(r"\{(\d+)\}", template):
@@ -119,6 +201,13 @@ def _templates() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
     return by_rule
 
 
+def _fill(translated: str, values: list[str], lang: str, game: str = "") -> str | None:
+    try:
+        return translated.format(*(translate_sentence(v, lang, game) for v in values))
+    except (IndexError, KeyError, ValueError):
+        return None
+
+
 def translate_reason(rule: str, reason: str, lang: str) -> str:
     """`reason` (a refusal under `rule`) in `lang`, or as it is if no template fits."""
     if lang == "en":
@@ -134,11 +223,52 @@ def translate_reason(rule: str, reason: str, lang: str) -> str:
         if translated == template:
             return reason
         values = [m.group(f"v{i}") for i in range(len(pattern.groupindex))]
-        try:
-            return translated.format(*values)
-        except (IndexError, KeyError, ValueError):
-            return reason
+        return _fill(translated, values, lang) or reason
     return reason
+
+
+@functools.cache
+def _sentence_templates(game: str) -> list[tuple[str, str, re.Pattern[str]]]:
+    """(context, template, pattern) of `game`'s sentences, then the engine's."""
+    from babel.messages.pofile import read_po
+
+    from tianxia.web.i18n import LOCALE
+
+    with (LOCALE / "tianxia.pot").open("rb") as f:
+        catalog = list(read_po(f))
+    out = []
+    for context in (f"{SENTENCE} {game}", SENTENCE):
+        found = [
+            (context, m.id, _pattern(m.id))
+            for m in catalog
+            if m.context == context and isinstance(m.id, str)
+        ]
+        found.sort(key=lambda t: -len(re.sub(r"\{\d+\}", "", t[1])))
+        out += found
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def translate_sentence(text: str, lang: str, game: str = "") -> str:
+    """A sentence of `game`'s log or of a move's explanation (or a word in one) in
+    `lang`, or as it is where the catalogue has no translation for it."""
+    if lang == "en" or not text:
+        return text
+    t = translations(lang)
+    word = str(t.pgettext(WORD, text))
+    if word != text:
+        return word
+    for context, template, pattern in _sentence_templates(game):
+        m = pattern.match(text)
+        if m is None:
+            continue
+        translated = str(t.pgettext(context, template))
+        if translated == template:
+            return text
+        values = [m.group(f"v{i}") for i in range(len(pattern.groupindex))]
+        # Every template has fixed words, so each value is shorter than the text.
+        return _fill(translated, values, lang, game) or text
+    return text
 
 
 def write_template(pot: Path) -> int:
@@ -152,6 +282,13 @@ def write_template(pot: Path) -> int:
         comment = "values: " + "; ".join(f"{{{i}}} = {v}" for i, v in enumerate(values))
         catalog.add(template, context=rule, auto_comments=[comment] if values else [])
         n += 1
+    for context, template, values, _where in extract_sentences():
+        comment = "values: " + "; ".join(f"{{{i}}} = {v}" for i, v in enumerate(values))
+        catalog.add(template, context=context, auto_comments=[comment] if values else [])
+        n += 1
+    for word in words():
+        catalog.add(word, context=WORD)
+        n += 1
     with pot.open("wb") as f:
         write_po(f, catalog, width=100, sort_output=True)
     return n
@@ -160,4 +297,4 @@ def write_template(pot: Path) -> int:
 if __name__ == "__main__":
     from tianxia.web.i18n import LOCALE
 
-    print(f"{write_template(LOCALE / 'tianxia.pot')} refusal reasons in the template")
+    print(f"{write_template(LOCALE / 'tianxia.pot')} reasons, sentences and words in the template")
