@@ -79,13 +79,16 @@ def wait_for_the_next_view(page: Page, log_length: int, status: str | None = Non
         )
 
 
-def play_to_the_end(page: Page, rng: random.Random, limit: int = 3000) -> int:
-    """Click moves until the game is over; returns how many moves were clicked."""
+def play_to_the_end(
+    page: Page, rng: random.Random, limit: int = 3000, moves: int | None = None
+) -> int:
+    """Click moves until the game is over (or `moves` moves were clicked); returns how
+    many moves were clicked."""
     clicks = 0
     status = page.locator("#status")
     for _ in range(limit):
         text = status.inner_text()
-        if page.locator("#scores-box").is_visible():
+        if page.locator("#scores-box").is_visible() or clicks == moves:
             return clicks
         if page.locator("#curtain").is_visible():
             page.locator("#curtain-go").click()

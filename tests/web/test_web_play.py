@@ -18,17 +18,22 @@ TITLES = ["china", "greatwall", "emperor", "mandarin", "silkroad"]
 
 
 @pytest.mark.parametrize("title", TITLES)
-def test_a_game_against_bots_is_two_clicks_from_the_lobby_and_plays_to_the_end(
+def test_a_game_against_bots_is_two_clicks_from_the_lobby(
     site: Server, page: Page, title: str
 ) -> None:
     page.goto(site.base + "/?lang=en")
     page.locator(f"button.quick[data-game={title}]").click()  # one click: a game with bots
     expect(page).to_have_url(re.compile(r"/games/[0-9a-f]+$"))
     expect(page.locator(".board-wrap svg")).to_be_visible()
-    clicks = play_to_the_end(page, random.Random(7))
-    assert clicks > 0
-    expect(page.locator("#status")).to_have_text("Game over")
-    assert page.locator("#scores tr").count() >= 2
+    # Every title is played to its end by two people and a bot below; from the lobby,
+    # the shortest is played to the end and the others for a dozen moves each.
+    if title == "greatwall":
+        assert play_to_the_end(page, random.Random(7)) > 0
+        expect(page.locator("#status")).to_have_text("Game over")
+        assert page.locator("#scores tr").count() >= 2
+    else:
+        assert play_to_the_end(page, random.Random(7), moves=12) == 12
+        assert page.locator("#log li").count() >= 12
 
 
 def _new_game(site: Server, title: str, seats: list[str]) -> str:

@@ -61,12 +61,23 @@ def catalogue() -> list[dict[str, Any]]:
     return out
 
 
-def page(request: Request, template: str, **context: Any) -> HTMLResponse:
-    lang = negotiate(
+def language(request: Request) -> str:
+    """The viewer's language: asked for in the address, chosen before, or the browser's."""
+    return negotiate(
         request.query_params.get("lang"),
         request.cookies.get("lang"),
         request.headers.get("accept-language"),
     )
+
+
+def rules_source(game: str, lang: str) -> Path:
+    """A game's rules document in `lang` (docs/rules/<lang>/), else the English one."""
+    translated = RULES / lang / f"{game}.md"
+    return translated if lang != "en" and translated.exists() else RULES / f"{game}.md"
+
+
+def page(request: Request, template: str, **context: Any) -> HTMLResponse:
+    lang = language(request)
     env = ENV.overlay()
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     html = env.get_template(template).render(
@@ -128,12 +139,15 @@ def add_pages(app: FastAPI) -> None:
     async def rules(request: Request, game: str) -> HTMLResponse:
         if game not in tianxia.list_games():
             raise HTTPException(404, f"no game {game!r}")
-        source = RULES / f"{game}.md"
+        source = rules_source(game, language(request))
         if not source.exists():
             raise HTTPException(404, "the rules documents are not installed with this copy")
         from markdown_it import MarkdownIt
+        from mdit_py_plugins.anchors import anchors_plugin
 
-        body = MarkdownIt("commonmark", {"html": False}).enable("table").render(source.read_text())
+        # Headings carry ids so the documents' links to their own sections work.
+        md = MarkdownIt("commonmark", {"html": False}).enable("table")
+        body = md.use(anchors_plugin, max_level=3).render(source.read_text())
         return page(request, "rules.html", body=body, title=tianxia.load_game(game).info.title)
 
     @app.get("/favicon.ico", include_in_schema=False)

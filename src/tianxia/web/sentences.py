@@ -236,16 +236,23 @@ def _sentence_templates(game: str) -> list[tuple[str, str, re.Pattern[str]]]:
 
     with (LOCALE / "tianxia.pot").open("rb") as f:
         catalog = list(read_po(f))
-    out = []
-    for context in (f"{SENTENCE} {game}", SENTENCE):
-        found = [
-            (context, m.id, _pattern(m.id))
-            for m in catalog
-            if m.context == context and isinstance(m.id, str)
-        ]
-        found.sort(key=lambda t: -len(re.sub(r"\{\d+\}", "", t[1])))
-        out += found
-    return out
+    contexts = (f"{SENTENCE} {game}", SENTENCE)
+    found = [
+        (m.context, m.id, _pattern(m.id))
+        for m in catalog
+        if m.context in contexts and isinstance(m.id, str)
+    ]
+    # A template that opens with words of its own first ("legal: {0}" takes the whole
+    # explanation, not "{0} discards a {1} card" with "legal: P1" for a seat), then the
+    # one with the most words, so a short one does not swallow a longer sentence.
+    found.sort(
+        key=lambda t: (
+            -len(t[1].split("{", 1)[0]) if "{" in t[1] else -len(t[1]),
+            -len(re.sub(r"\{\d+\}", "", t[1])),
+            t[0] == SENTENCE,  # on a tie the game's own template first
+        )
+    )
+    return [(str(c), i, p) for c, i, p in found]
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -258,17 +265,29 @@ def translate_sentence(text: str, lang: str, game: str = "") -> str:
     word = str(t.pgettext(WORD, text))
     if word != text:
         return word
+    found = sentence_template(text, game)
+    if found is None:
+        # A list of words ("white, purple": a group of merchants) is the words' list.
+        parts = text.split(", ")
+        if len(parts) > 1:
+            return ", ".join(str(t.pgettext(WORD, p)) for p in parts)
+        return text
+    context, template, values = found
+    translated = str(t.pgettext(context, template))
+    if translated == template and not values:
+        return text
+    # Every template has fixed words, so each value is shorter than the text.
+    return _fill(translated, values, lang, game) or text
+
+
+def sentence_template(text: str, game: str = "") -> tuple[str, str, list[str]] | None:
+    """The catalogue's (context, template, values) that `text`, a sentence of `game`,
+    was built from, or None if it fits no template."""
     for context, template, pattern in _sentence_templates(game):
         m = pattern.match(text)
-        if m is None:
-            continue
-        translated = str(t.pgettext(context, template))
-        if translated == template:
-            return text
-        values = [m.group(f"v{i}") for i in range(len(pattern.groupindex))]
-        # Every template has fixed words, so each value is shorter than the text.
-        return _fill(translated, values, lang, game) or text
-    return text
+        if m is not None:
+            return context, template, [m.group(f"v{i}") for i in range(len(pattern.groupindex))]
+    return None
 
 
 def write_template(pot: Path) -> int:

@@ -1127,8 +1127,9 @@ def describe(s: S, a: Action) -> str:
         return f"moves {a.n} unit(s) from {a.src} into {a.dst}"
     if isinstance(a, Attack):
         k = card_for(s, t.index[a.src], t.index[a.dst])
-        card = f", spending a {t.c.yang_kinds[k]} card" if k >= 0 else ""
-        return f"attacks {a.dst} from {a.src}{card}"
+        if k >= 0:
+            return f"attacks {a.dst} from {a.src}, spending a {t.c.yang_kinds[k]} card"
+        return f"attacks {a.dst} from {a.src}"
     if isinstance(a, ProposeMerger):
         return f"offers {seat_name(a.seat)} to merge the two states"
     if isinstance(a, Accept):

@@ -49,8 +49,14 @@ function receive(c, msg) {
       Me.keep(gameId, msg.seat, c.secret);
       conns.delete(c.key); c.key = msg.seat; conns.set(msg.seat, c);
     }
-    const list = msg.since === 0 ? [] : (events.get(c.key) || []);
-    events.set(c.key, list.concat(msg.events));
+    // The log grows by the events after `since`; it is redrawn whole only when it was
+    // cut back (an undo) or sent again (the end shows every event whole).
+    let list = events.get(c.key);
+    if (!list || msg.since === 0 || msg.since < list.length) {
+      list = (list && msg.since > 0 ? list.slice(0, msg.since) : []);
+      events.set(c.key, list);
+    }
+    list.push(...msg.events);
     c.view = msg; c.seq = msg.seq;
     choose();
   } else if (msg.type === "refused") {
@@ -227,18 +233,31 @@ function drawSeats(v, c) {
   }));
 }
 
+// What the log on screen shows, so a new view only appends its new lines: a long game
+// has thousands, and redrawing them all on every move slows the page to a crawl.
+let logShown = { list: null, n: 0, why: false };
+
 function drawLog(v, c) {
   const list = events.get(c.key) || [];
   const why = v.why || {};
-  $("log").replaceChildren(...list.map((e) => {
+  const hasWhy = Object.keys(why).length > 0;
+  const item = (e) => {
     const li = el("li", { value: e.seq }, e.text);
     if (why[e.seq]) {
       const d = el("details", {}, el("summary", { text: t("Why?") }), el("pre", { text: why[e.seq] }));
       li.append(" ", d);
     }
     return li;
-  }));
-  $("log").lastElementChild?.scrollIntoView({ block: "nearest" });
+  };
+  const ul = $("log");
+  if (logShown.list === list && logShown.why === hasWhy && logShown.n <= list.length && ul.children.length === logShown.n) {
+    if (list.length === logShown.n) return;
+    ul.append(...list.slice(logShown.n).map(item));
+  } else {
+    ul.replaceChildren(...list.map(item));
+  }
+  logShown = { list, n: list.length, why: hasWhy };
+  ul.lastElementChild?.scrollIntoView({ block: "nearest" });
 }
 
 function drawScores(v) {

@@ -1,0 +1,169 @@
+"""The log's sentences, the moves' explanations and the rules pages in Dutch and German."""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cache
+
+import pytest
+
+pytest.importorskip("babel")
+
+from babel.messages.pofile import read_po
+
+from serving import Server
+from tianxia.core import load_game
+from tianxia.core.match import Match
+from tianxia.web.i18n import LOCALE
+from tianxia.web.pages import RULES, rules_source
+from tianxia.web.sentences import (
+    SENTENCE,
+    extract_sentences,
+    sentence_template,
+    translate_sentence,
+    words,
+)
+
+TITLES = ["china", "greatwall", "emperor", "mandarin", "silkroad"]
+
+
+def _step(match: Match, rng: random.Random) -> None:
+    state = match.state
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    else:
+        match.play(rng.choice(state.legal_actions()))
+
+
+@cache
+def _played(name: str, seed: int = 2) -> tuple[list[str], list[str]]:
+    """The explanations offered and the log lines seen by every viewer in a random game."""
+    match = Match(load_game(name, 3), seed=seed)
+    rng = random.Random(seed)
+    explained: set[str] = set()
+    for _ in range(600):
+        state = match.state
+        if state.is_terminal():
+            break
+        if not state.is_chance_node():
+            explained.update(text for _, text in state.explained_actions())
+        _step(match, rng)
+    lines = {e["text"] for seat in (None, 0, 1, 2) for e in match.events_for(seat)}
+    return sorted(explained), sorted(lines)
+
+
+def test_every_sentence_in_the_source_is_in_the_catalogue() -> None:
+    with (LOCALE / "tianxia.pot").open("rb") as f:
+        known = {(m.context, m.id) for m in read_po(f) if m.context}
+    missing = [(c, t) for c, t, _, _ in extract_sentences() if (c, t) not in known]
+    missing += [("WORD", w) for w in words() if ("WORD", w) not in known]
+    assert not missing, f"run `make i18n`: {missing[:5]}"
+
+
+@pytest.mark.parametrize("name", TITLES)
+def test_every_explanation_is_built_from_a_template_of_its_game(name: str) -> None:
+    explained, _ = _played(name)
+    assert len(explained) > 20
+    for text in explained:
+        found = sentence_template(text, name)
+        assert found is not None and found[1] == "legal: {0}", text
+        inner = sentence_template(found[2][0], name)
+        assert inner is not None and inner[0] == f"{SENTENCE} {name}", text
+
+
+@pytest.mark.parametrize("name", TITLES)
+@pytest.mark.parametrize("lang", ["nl", "de"])
+def test_explanations_and_log_lines_read_in_dutch_and_german(name: str, lang: str) -> None:
+    explained, lines = _played(name)
+    for text in explained:
+        translated = translate_sentence(text, lang, name)
+        assert translated != text and "{" not in translated, (text, translated)
+        assert not translated.startswith("legal:"), translated
+        # The sentence's own words change; its values (seats, places, numbers) stay.
+        for value in re.findall(r"\bP\d\b|\b\d+\b", text):
+            assert value in translated, (text, translated)
+    changed = 0
+    for text in lines:
+        translated = translate_sentence(text, lang, name)
+        assert "{" not in translated
+        found = sentence_template(text, name)
+        assert found is not None, text
+        if found[1] != "{0}: {1}":  # a seat and the move's notation read the same
+            assert translated != text, (text, translated)
+            changed += 1
+    assert changed > 0
+
+
+def test_a_sentence_inside_another_is_translated_to_its_last_word() -> None:
+    # The Silk Road's log line holds the move's description whole; Mandarin's
+    # explanation holds an animal's name.
+    _, lines = _played("silkroad")
+    nested = [t for t in lines if ": carries out alternative" in t and ", " in t]
+    assert nested
+    for lang in ("nl", "de"):
+        for text in nested:
+            translated = translate_sentence(text, lang, "silkroad")
+            assert "carries" not in translated and "alternative" not in translated, translated
+            assert not any(c in translated for c in ("white", "purple", "red", "green")), translated
+    text = "legal: P1 is born under the tiger and starts on its character"
+    born = translate_sentence(text, "de", "mandarin")
+    assert "tiger" not in born and "born" not in born and "P1" in born
+
+
+def test_english_stays_english_and_an_unknown_sentence_stays_as_it_is() -> None:
+    text = "legal: P1 places a house on Wei.3, paying one red card"
+    assert translate_sentence(text, "en", "china") == text
+    assert translate_sentence("no game says this", "de", "china") == "no game says this"
+
+
+def test_a_card_hidden_from_a_seat_stays_hidden_in_its_language() -> None:
+    match = Match(load_game("greatwall", 3), seed=5)
+    rng = random.Random(5)
+    while not any(e["seat"] == 0 and "draws a card" in e["text"] for e in match.events_for(1)):
+        _step(match, rng)
+    kinds = [w for lang in ("en", "nl", "de") for w in map(str.lower, _kinds(lang))]
+    for lang in ("en", "nl", "de"):
+        for e in match.events_for(1):
+            if e["seat"] == 0 and "draws a card" in e["text"]:
+                said = translate_sentence(e["text"], lang, "greatwall").lower()
+                assert not any(re.search(rf"\b{re.escape(k)}\b", said) for k in kinds), said
+
+
+def _kinds(lang: str) -> list[str]:
+    from tianxia.games.greatwall.data import KINDS
+
+    return [translate_sentence(k, lang) for k in KINDS]
+
+
+RULE = re.compile(r"^(?:- )?\*\*([A-Z]+-[0-9]+(?:\.[0-9]+)*)[ .*]", re.M)
+CODE = re.compile(r"`[^`]+`")
+
+
+@pytest.mark.parametrize("name", TITLES)
+@pytest.mark.parametrize("lang", ["nl", "de"])
+def test_each_rules_page_is_translated_in_step_with_the_english(name: str, lang: str) -> None:
+    english = (RULES / f"{name}.md").read_text()
+    source = rules_source(name, lang)
+    assert source != RULES / f"{name}.md", f"no {lang} rules for {name}"
+    translated = source.read_text()
+    assert RULE.findall(translated) == RULE.findall(english)
+    # Notation, test names and options are the same words in every language.
+    spans = {" ".join(c.split()) for c in CODE.findall(english)}
+    assert spans - {" ".join(c.split()) for c in CODE.findall(translated)} == set()
+    assert len(re.findall(r"^#+ ", translated, re.M)) == len(re.findall(r"^#+ ", english, re.M))
+
+
+def test_every_rules_page_is_served_in_its_language_with_working_section_links(
+    site: Server,
+) -> None:
+    import httpx
+
+    said = {"en": "Rulings", "nl": "Vertaald uit", "de": "Übersetzt aus"}
+    for name in TITLES:
+        for lang in ("en", "nl", "de"):
+            html = httpx.get(f"{site.base}/rules/{name}?lang={lang}").text
+            assert said[lang] in html, (name, lang)
+            ids = set(re.findall(r'id="([^"]+)"', html))
+            assert set(re.findall(r'href="#([^"]+)"', html)) <= ids, (name, lang)
