@@ -66,7 +66,14 @@ def test_real_refusals_read_in_dutch_and_german(name: str) -> None:
 def test_a_reason_keeps_its_values_and_english_stays_english() -> None:
     reason = "P1 does not lead in section B: 2 against 3"
     assert translate_reason("GW-4.1", reason, "de") == "P1 führt nicht in Abschnitt B: 2 gegen 3"
-    assert translate_reason("GW-4.1", reason, "nl") == "P1 staat niet voor in sectie B: 2 tegen 3"
+    assert (
+        translate_reason("GW-4.1", reason, "nl") == "P1 staat niet voor in bouwplaats B: 2 tegen 3"
+    )
+    # A reason built of fragments (a note about an absent seat) is translated piece by piece.
+    noted = reason + " (P3, without a card there, counts 0)"
+    assert translate_reason("GW-4.1", noted, "de") == (
+        "P1 führt nicht in Abschnitt B: 2 gegen 3 (P3, ohne Karte dort, zählt als 0)"
+    )
     assert translate_reason("GW-4.1", reason, "en") == reason
     assert translate_reason("GW-4.1", "a sentence no template has", "de") == (
         "a sentence no template has"

@@ -85,8 +85,20 @@ def translations(lang: str) -> NullTranslations:
     return Translations(fp=buf, domain=DOMAIN)
 
 
+WORD = "WORD"  # the context of a word the rules put into sentences (a colour, an animal)
+
+
+@functools.cache
 def gettext_for(lang: str) -> Callable[[str], str]:
-    return translations(lang).gettext
+    """The page's translation function: a string of the pages, else a word of the games
+    (a board names a colour as the log does)."""
+    t = translations(lang)
+
+    def gettext(text: str) -> str:
+        found = str(t.gettext(text))
+        return found if found != text else str(t.pgettext(WORD, text))
+
+    return gettext
 
 
 def js_strings(lang: str) -> dict[str, str]:

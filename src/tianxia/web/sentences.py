@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from tianxia.web.i18n import translations
+from tianxia.web.i18n import WORD, translations
 
 SRC = Path(__file__).resolve().parents[1]
 SOURCES = ["games/*/rules.py", "core/*.py", "play/table.py", "server/live.py"]
@@ -35,7 +35,13 @@ ANY_RULE = "ANY-0"  # the context of a reason whose rule is computed, not writte
 # engine's own, `SENTENCE china` for one of China's, so one game's short template never
 # takes another game's sentence apart.
 SENTENCE = "SENTENCE"
-WORD = "WORD"  # the context of a word the rules put into sentences
+GAME_OF_RULE = {
+    "CH": "china",
+    "GW": "greatwall",
+    "EM": "emperor",
+    "MA": "mandarin",
+    "SR": "silkroad",
+}
 # Functions whose every string is a sentence a player reads, and the files they are in.
 SENTENCE_SOURCES = ["games/*/rules.py", "core/game.py"]
 SENTENCE_FUNCTIONS = {"describe", "event", "explain", "explained_actions"}
@@ -150,17 +156,27 @@ def _sentence_context(path: Path) -> str:
 def extract_sentences() -> Iterator[tuple[str, str, list[str], str]]:
     """(context, template, value sources, where) for every sentence of the log and of
     `explain`."""
+    reasons = {template for _, template, _, _ in extract()}
     for pattern in SENTENCE_SOURCES:
         for path in sorted(SRC.glob(pattern)):
             tree = ast.parse(path.read_text())
             for fn in ast.walk(tree):
-                if not isinstance(fn, ast.FunctionDef) or fn.name not in SENTENCE_FUNCTIONS:
+                if not isinstance(fn, ast.FunctionDef):
+                    continue
+                # A function that says why a move is refused builds parts of its reasons
+                # ("in your hand", a note on an absent seat): they are translated as
+                # the reason's values.
+                why = "why" in fn.name and path.parent.parent.name == "games"
+                if fn.name not in SENTENCE_FUNCTIONS and not why:
                     continue
                 for node in _strings_in(fn):
                     found = _template(node)
-                    if found is not None and re.sub(r"\{\d+\}", "", found[0]).strip():
-                        where = f"{path.relative_to(SRC)}:{node.lineno}"
-                        yield _sentence_context(path), found[0], found[1], where
+                    if found is None or not re.sub(r"\{\d+\}", "", found[0]).strip():
+                        continue
+                    if why and found[0] in reasons:
+                        continue
+                    where = f"{path.relative_to(SRC)}:{node.lineno}"
+                    yield _sentence_context(path), found[0], found[1], where
 
 
 def words() -> list[str]:
@@ -177,7 +193,10 @@ def _pattern(template: str) -> re.Pattern[str]:
     out, pos = "", 0
     for m in re.finditer(r"\{(\d+)\}", template):
         out += re.escape(template[pos : m.start()].replace("{{", "{").replace("}}", "}"))
-        out += f"(?P<v{m.group(1)}>.*?)"
+        # Two values side by side ("{3}{4}": a count, then an optional note) cannot be
+        # told apart by the text between them: the first is taken as one word.
+        adjacent = template.startswith("{", m.end())
+        out += f"(?P<v{m.group(1)}>{'[^ ]+' if adjacent else '.*?'})"
         pos = m.end()
     out += re.escape(template[pos:].replace("{{", "{").replace("}}", "}"))
     return re.compile(f"^{out}$", re.DOTALL)
@@ -223,7 +242,7 @@ def translate_reason(rule: str, reason: str, lang: str) -> str:
         if translated == template:
             return reason
         values = [m.group(f"v{i}") for i in range(len(pattern.groupindex))]
-        return _fill(translated, values, lang) or reason
+        return _fill(translated, values, lang, GAME_OF_RULE.get(rule.split("-")[0], "")) or reason
     return reason
 
 
