@@ -35,6 +35,11 @@ class BotSeat:
     sent: set[str] = field(default_factory=set)
     finished: bool = False
     connections: int = 0
+    # Spies' seats: take back some of their own actions, and now and then think so
+    # long that the move clock hands the seat to a bot.
+    undo_rate: float = 0.0
+    slow_rate: float = 0.0
+    undone: int = 0
 
     async def session(self, base: str, stop: asyncio.Event) -> None:
         """One connection's life: until the game ends, the socket dies or `stop`."""
@@ -68,6 +73,17 @@ class BotSeat:
                         self.acked.append((msg["action_id"], msg["seq"], msg["state_hash"]))
                         known = max(known, msg["seq"])
                         self.pending = None
+                        if self.rng.random() < self.undo_rate:
+                            self.pending = {
+                                "type": "undo",
+                                "action_id": uuid.UUID(int=self.rng.getrandbits(128)).hex,
+                                "expected_seq": msg["seq"],
+                            }
+                            await self._send(ws, self.pending)
+                    elif kind == "undone" and self._answers(msg):
+                        self.undone += 1
+                        known = msg["seq"]
+                        self.pending = None
                     elif kind == "refused" and self._answers(msg):
                         self.refused[msg["action_id"]] = msg["code"]
                         self.pending = None
@@ -81,6 +97,9 @@ class BotSeat:
                         and view["legal"]
                         and view["seq"] >= known
                     ):
+                        if self.rng.random() < self.slow_rate:
+                            await asyncio.sleep(0.6)
+                            continue  # the view may be old now: act on the next one
                         action = self.rng.choice(view["legal"])["action"]
                         self.pending = {
                             "type": "act",
