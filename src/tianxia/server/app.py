@@ -18,7 +18,7 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from starlette.websockets import WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 import tianxia
 from tianxia.play.table import STRENGTHS, make_bot
@@ -347,8 +347,8 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
                     await send(_error(P.TOO_LARGE, f"a message holds at most {P.MAX_FRAME} bytes"))
                     continue
                 await _handle(live, conn, text)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            pass  # the client went away, perhaps while it was being answered
         finally:
             live.conns.discard(conn)
 
@@ -389,7 +389,12 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
                 reply = await live.act(conn, msg)
             else:
                 reply = await live.undo(conn, msg)
-            await conn.send(reply)
+            try:
+                await conn.send(reply)
+            except Exception:
+                # The asker left before its answer: the change is committed all the
+                # same, and every other viewer (and the bots) must still hear of it.
+                log.info("game %s: the answer to %s found its socket closed", live.id, msg)
             if reply["type"] in ("accepted", "undone"):
                 if hooks is not None:
                     hooks.fault("after_ack")

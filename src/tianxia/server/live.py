@@ -504,9 +504,12 @@ class LiveGame:
             if seat not in t.bots:
                 break
             seq = t.seq
-            st, action, why = await loop.run_in_executor(self.hub.bot_pool, t.bot_choice, seat)
+            # The bot itself, not its seat: a person who returns meanwhile takes the seat
+            # back and the table forgets this bot, which may still be thinking.
+            bot = t.bots[seat]
+            st, action, why = await loop.run_in_executor(self.hub.bot_pool, _think, bot, t.state)
             async with self.lock:
-                if t.seq != seq or t.state is not st or t.to_move() != seat:
+                if t.seq != seq or t.state is not st or t.bots.get(seat) is not bot:
                     continue
                 row = await self.commit(action, seat, None)
                 if row is not None:
@@ -531,6 +534,10 @@ class LiveGame:
         if seat is not None and seat in self.takeover:
             self.takeover.discard(seat)
             self.table.bots.pop(seat, None)
+
+
+def _think(bot: Any, state: State) -> tuple[State, Any, str]:
+    return state, bot.act(state), bot.explain()
 
 
 def _in_words_of(msg: dict[str, Any], lang: str, game: str) -> None:

@@ -97,9 +97,19 @@ class Hooks:
         os.kill(os.getpid(), signal.SIGKILL)
 
     # --- the outbound tap -----------------------------------------------------------------
-    def outbound(self, kind: str, live: LiveGame | None, viewer: int | None, text: str) -> None:
+    def outbound(
+        self,
+        kind: str,
+        live: LiveGame | None,
+        viewer: int | None,
+        text: str,
+        finished_only: bool = False,
+    ) -> None:
         """Record one outbound message for `viewer` of `live` and look in it for what
-        that viewer may not know."""
+        that viewer may not know. `finished_only`: a replay or log of a finished game,
+        where every seat's past is public and only the seed, the chance stream and the
+        seats' secrets stay secret (a past state's public fields would otherwise match
+        tags of the present one)."""
         if self.tap_path is None:
             return
         record: dict[str, Any] = {
@@ -115,6 +125,8 @@ class Hooks:
         found: list[dict[str, Any]] = []
         if live is not None:
             for label, marker in Secrets.of(live).hidden_from(viewer, self.issued):
+                if finished_only and not label.startswith(("seed", "rng", "secret")):
+                    continue
                 if marker in text:
                     found.append({"label": label, "marker": marker[:120]})
         lines = [record]

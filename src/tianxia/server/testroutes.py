@@ -64,8 +64,9 @@ class Tap:
             games = [hub.games.get(game_id)]
         else:
             games = list(hub.games.values()) or [None]
+        past = path.endswith(("/replay", "/log"))
         for live in games:
-            self.hooks.outbound("http", live, viewer, text)
+            self.hooks.outbound("http", live, viewer, text, finished_only=past)
 
 
 def _field(text: str, key: str) -> Any:
