@@ -7,6 +7,7 @@ find is a leak."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -80,10 +81,8 @@ async def _game(base: str, title: str, rng: random.Random) -> dict[str, int]:
         async def play(s: BotSeat) -> None:
             # Reconnects: a seat drops now and then and comes back with its last seq.
             while not s.finished:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(s.session(base, stop), rng.uniform(0.5, 3.0))
-                except TimeoutError:
-                    pass
 
         await asyncio.wait_for(asyncio.gather(*(play(s) for s in seats)), 600)
         done.set()
