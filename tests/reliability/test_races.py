@@ -57,7 +57,6 @@ async def _game_trials(base: str, title: str, trials: int, rng: random.Random) -
                         counts["refused_stale"] += 1
                     elif r["type"] != "accepted":
                         counts["other"] += 1
-                        print("not stale:", r)
                 # Each connection sends once per trial its seat moves: stay under 30/s.
                 await asyncio.sleep(0.02)
         finally:
