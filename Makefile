@@ -48,8 +48,10 @@ test: $(STAMP) system-deps
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
-test-long: $(STAMP)
+# The slow tests, and the reliability harnesses at ten times their CI sizes.
+test-long: $(STAMP) system-deps
 	$(BIN)/python -m pytest -m slow -n 2
+	TIANXIA_RELIABILITY_SCALE=10 $(BIN)/python -m pytest -n 2 --dist loadgroup tests/reliability
 
 bench: $(STAMP)
 	$(BIN)/tianxia bench

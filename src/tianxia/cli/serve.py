@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import os
 
 import typer
@@ -47,6 +48,8 @@ def serve(
         log_level="warning",
         lifespan="on",
     )
+    # After the config: it sets up uvicorn's loggers.
+    logging.getLogger("uvicorn.error").addFilter(_bad_utf8_is_no_crash)
     server = uvicorn.Server(config)
     original = server.startup
 
@@ -64,3 +67,17 @@ def serve(
 
     server.startup = startup  # type: ignore[method-assign]
     server.run()
+
+
+def _bad_utf8_is_no_crash(record: logging.LogRecord) -> bool:
+    """uvicorn answers a text frame of invalid UTF-8 rightly (it closes with 1007) but
+    logs it as an error with a traceback: one line a client may send, many lines of log,
+    and a false alarm for anyone watching the log for crashes. Logged as a warning."""
+    if record.getMessage().startswith("Invalid UTF-8 sequence received from client"):
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = record.exc_text = None
+        record.msg, record.args = (
+            "a client sent invalid UTF-8 in a text frame: closed with 1007",
+            (),
+        )
+    return True

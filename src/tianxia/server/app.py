@@ -18,13 +18,14 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from starlette.websockets import WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 import tianxia
 from tianxia.play.table import STRENGTHS, make_bot
 from tianxia.server import protocol as P
 from tianxia.server.live import TAKEOVER_STRENGTH, Connection, Hub, LiveGame, new_seed
 from tianxia.server.storage import Store, default_url, hash_secret, migrate, new_secret
+from tianxia.server.testhooks import Hooks
 
 log = logging.getLogger("tianxia.server")
 
@@ -73,12 +74,15 @@ def _seat_plan(text: str) -> tuple[str, str | None]:
 
 def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastAPI:
     url = database_url or os.environ.get("TIANXIA_DATABASE_URL") or default_url()
+    hooks = Hooks.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(url)
         store = Store(url)
-        hub = Hub(store, bot_pause=bot_pause)
+        if hooks is not None:
+            store.fault = hooks.fault
+        hub = Hub(store, bot_pause=bot_pause, hooks=hooks)
         app.state.hub = hub
         # Games with a bot to move resume by themselves after a restart.
         for row in store.list_games():
@@ -97,6 +101,10 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
         log.warning("the browser pages are off: Jinja2 or Babel is missing")
     else:
         add_pages(app)
+    if hooks is not None:
+        from tianxia.server.testroutes import add_test_routes
+
+        add_test_routes(app, hooks)
 
     async def live_or_404(hub: Hub, game_id: str) -> LiveGame:
         if len(game_id) > 32:
@@ -189,6 +197,8 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
             }
             await st.run(st.store.update_seat, game_id, body.seat, **values)
             live.seats[body.seat].update(values)
+            if hooks is not None:
+                hooks.issued[(game_id, body.seat)] = secret
             await live.broadcast()
         live.kick()
         return {"seat": body.seat, "secret": secret, "game": game_id}
@@ -307,6 +317,14 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
         async def send(msg: dict[str, Any]) -> None:
             await ws.send_text(json.dumps(msg, separators=(",", ":")))
 
+        if hooks is not None and hooks.tap_path is not None:
+            tapped = live
+
+            async def send(msg: dict[str, Any]) -> None:
+                text = json.dumps(msg, separators=(",", ":"))
+                hooks.outbound("ws", tapped, conn.seat, text)
+                await ws.send_text(text)
+
         conn = Connection(send=send)
         drops = 0
         try:
@@ -329,8 +347,8 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
                     await send(_error(P.TOO_LARGE, f"a message holds at most {P.MAX_FRAME} bytes"))
                     continue
                 await _handle(live, conn, text)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            pass  # the client went away, perhaps while it was being answered
         finally:
             live.conns.discard(conn)
 
@@ -371,8 +389,15 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
                 reply = await live.act(conn, msg)
             else:
                 reply = await live.undo(conn, msg)
-            await conn.send(reply)
+            try:
+                await conn.send(reply)
+            except Exception:
+                # The asker left before its answer: the change is committed all the
+                # same, and every other viewer (and the bots) must still hear of it.
+                log.info("game %s: the answer to %s found its socket closed", live.id, msg)
             if reply["type"] in ("accepted", "undone"):
+                if hooks is not None:
+                    hooks.fault("after_ack")
                 await live.broadcast()
         live.kick()
 

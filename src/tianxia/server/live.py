@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tianxia.core import (
     CHANCE,
@@ -33,6 +33,9 @@ from tianxia.core import (
 from tianxia.play.table import NotYourTurn, SeatPlan, Table, make_bot
 from tianxia.server import protocol as P
 from tianxia.server.storage import Conflict, Row, Store
+
+if TYPE_CHECKING:
+    from tianxia.server.testhooks import Hooks
 
 log = logging.getLogger("tianxia.server")
 _T = TypeVar("_T")
@@ -292,11 +295,15 @@ class LiveGame:
         return msg
 
     async def broadcast(self) -> None:
-        for conn in list(self.conns):
+        hooks = self.hub.hooks
+        conns = list(self.conns)
+        for i, conn in enumerate(conns):
             try:
                 await conn.send(self.view_message(conn))
             except Exception:  # a dead socket: its handler will drop it
                 self.conns.discard(conn)
+            if hooks is not None and i < len(conns) - 1:
+                hooks.fault("mid_broadcast")
 
     # --- the one path of change ----------------------------------------------------------
     async def act(self, conn: Connection, msg: P.Act) -> dict[str, Any]:
@@ -350,8 +357,8 @@ class LiveGame:
                 "SERVER-2",
                 "the game waits for every seat to be taken",
             )
-        if status == "finished":
-            return self._refuse(msg.action_id, P.GAME_OVER, "ENGINE-1", "the game is over")
+        # Stale before over: of conflicting actions at the last move, the ones that lost
+        # the race are told their view was out of date, as at any other seq.
         if msg.expected_seq != t.seq:
             return self._refuse(
                 msg.action_id,
@@ -359,6 +366,8 @@ class LiveGame:
                 "SERVER-3",
                 f"the game is at seq {t.seq}, not {msg.expected_seq}: the view was out of date",
             )
+        if status == "finished":
+            return self._refuse(msg.action_id, P.GAME_OVER, "ENGINE-1", "the game is over")
         try:
             t.check_turn(conn.seat)
             if conn.seat in t.bots:
@@ -394,6 +403,10 @@ class LiveGame:
         rows = self.rows_since(start, client_id, seat)
         status = "finished" if t.state.is_terminal() else None
         st = self.hub.storage
+        hooks = self.hub.hooks
+        if hooks is not None and hooks.ack_before_commit:
+            self._write_later(rows, status)
+            return rows[0]
         try:
             await st.append(self.id, rows, status)
         except Conflict:
@@ -410,6 +423,17 @@ class LiveGame:
         if status == "finished":
             await self._rate()
         return rows[0]
+
+    def _write_later(self, rows: list[Row], status: str | None) -> None:
+        """The broken promise of a test hook: answer now, write a moment later."""
+
+        async def later() -> None:
+            await asyncio.sleep(0.05)
+            await self.hub.storage.append(self.id, rows, status)
+
+        task = asyncio.create_task(later())
+        self.hub.background.add(task)
+        task.add_done_callback(self.hub.background.discard)
 
     async def _rate(self) -> None:
         """Ratings for people across games: each seat ranked by its return; bots are
@@ -480,9 +504,12 @@ class LiveGame:
             if seat not in t.bots:
                 break
             seq = t.seq
-            st, action, why = await loop.run_in_executor(self.hub.bot_pool, t.bot_choice, seat)
+            # The bot itself, not its seat: a person who returns meanwhile takes the seat
+            # back and the table forgets this bot, which may still be thinking.
+            bot = t.bots[seat]
+            st, action, why = await loop.run_in_executor(self.hub.bot_pool, _think, bot, t.state)
             async with self.lock:
-                if t.seq != seq or t.state is not st or t.to_move() != seat:
+                if t.seq != seq or t.state is not st or t.bots.get(seat) is not bot:
                     continue
                 row = await self.commit(action, seat, None)
                 if row is not None:
@@ -509,6 +536,10 @@ class LiveGame:
             self.table.bots.pop(seat, None)
 
 
+def _think(bot: Any, state: State) -> tuple[State, Any, str]:
+    return state, bot.act(state), bot.explain()
+
+
 def _in_words_of(msg: dict[str, Any], lang: str, game: str) -> None:
     """The log's sentences and the moves' explanations of a view in `lang`: translated
     from the texts the viewer may read, so a translation tells no more than they do."""
@@ -526,8 +557,11 @@ def _in_words_of(msg: dict[str, Any], lang: str, game: str) -> None:
 class Hub:
     """Every live game of one server process."""
 
-    def __init__(self, store: Store, bot_pause: float = 0.0) -> None:
+    def __init__(self, store: Store, bot_pause: float = 0.0, hooks: Hooks | None = None) -> None:
         self.storage = Storage(store)
+        # Test hooks (tianxia.server.testhooks): None unless a test turned them on.
+        self.hooks = hooks
+        self.background: set[asyncio.Task[None]] = set()
         self.games: dict[str, LiveGame] = {}
         self.bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tianxia-bot")
         self.bot_pause = bot_pause
