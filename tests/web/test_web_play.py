@@ -32,8 +32,10 @@ def test_a_game_against_bots_is_two_clicks_from_the_lobby(
         expect(page.locator("#status")).to_have_text("Game over")
         assert page.locator("#scores tr").count() >= 2
     else:
-        assert play_to_the_end(page, random.Random(7), moves=12) == 12
-        assert page.locator("#log li").count() >= 12
+        clicked = play_to_the_end(page, random.Random(7), moves=12)
+        # A short game (an Emperor state falls early under random moves) may end first.
+        assert clicked == 12 or page.locator("#scores-box").is_visible()
+        assert page.locator("#log li").count() >= clicked
 
 
 def _new_game(site: Server, title: str, seats: list[str]) -> str:
@@ -58,24 +60,26 @@ def _take_seat(page: Page, site: Server, gid: str, seat: int, name: str) -> None
 def test_two_people_on_two_browsers_play_one_game_with_a_bot(
     site: Server, browser: Browser, title: str
 ) -> None:
-    gid = _new_game(site, title, ["open", "open", "bot:random"])
+    gid = _new_game(site, title, ["open", "open", "bot:easy"])
     anne, bert = browser.new_context(), browser.new_context()
     pa, pb = anne.new_page(), bert.new_page()
     _take_seat(pa, site, gid, 0, "Anne")
     _take_seat(pb, site, gid, 1, "Bert")
     rng = random.Random(3)
-    from web.clicking import click_a_move, my_turn, wait_for_the_next_view
+    from web.clicking import click_a_move, look, my_turn, wait_for_the_next_view
 
     for _ in range(4000):
-        if pa.locator("#scores-box").is_visible():
+        seen = {p: look(p) for p in (pa, pb)}
+        if seen[pa]["over"]:
             break
         for p in (pa, pb):
-            if my_turn(p):
-                n = p.locator("#log li").count()
-                if not click_a_move(p, rng):
+            if my_turn(p, seen[p]):
+                if not click_a_move(p, rng, seen[p]):
                     continue
-                wait_for_the_next_view(p, n)
-        pa.wait_for_timeout(20)
+                wait_for_the_next_view(p, seen[p]["log"])
+                break  # the other page's look is out of date now
+        else:
+            pa.wait_for_timeout(20)
     expect(pa.locator("#status")).to_have_text("Game over")
     expect(pb.locator("#status")).to_have_text("Game over")
     anne.close()
