@@ -46,6 +46,7 @@ JS_STRINGS = [
     N_("Spectating"),
     N_("Moves"),
     N_("Other moves"),
+    N_("Your moves are on the board: click a marked piece or place"),
     N_("Log"),
     N_("Chat"),
     N_("Scores"),

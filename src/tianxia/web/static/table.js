@@ -149,7 +149,10 @@ function draw(c) {
   // Moves without a place on the board, as buttons.
   const placed = new Set(v.placed || []);
   const rest = v.legal.filter((l) => !placed.has(l.action));
-  $("moves-h").textContent = placed.size ? t("Other moves") : t("Moves");
+  // Every move on the board: say where to look rather than head an empty list.
+  $("moves-h").textContent = !placed.size ? t("Moves")
+    : rest.length ? t("Other moves") : t("Your moves are on the board: click a marked piece or place");
+  $("moves-h").classList.toggle("hint", placed.size > 0 && !rest.length);
   $("moves").replaceChildren(...moveControls(c, rest));
   $("moves-box").hidden = !v.legal.length;
   $("undo").hidden = !v.undo;
