@@ -98,13 +98,14 @@ def _click(page: Page, rng: random.Random, seen: dict[str, Any]) -> str:
 
 
 def wait_for_the_next_view(page: Page, log_length: int, status: str | None = None) -> None:
-    """Wait until the page has moved on after a click: a new line in the log, a refusal
-    or a new status. A click that landed as the view changed may have done nothing; the
+    """Wait until the page has moved on after a click: a new line in the log, a refusal,
+    the hotseat's hand-over screen or a new status. A click that landed as the view changed may have done nothing; the
     caller's loop then simply looks again."""
     with contextlib.suppress(PlaywrightError):
         page.wait_for_function(
             "([n, s]) => document.querySelectorAll('#log li').length !== n"
             " || document.getElementById('refusal').textContent !== ''"
+            " || !document.getElementById('curtain').hidden"
             " || (s !== null && document.getElementById('status').textContent !== s)",
             arg=[log_length, status],
             timeout=10000,

@@ -124,7 +124,7 @@ def test_a_spectator_sees_no_hand_and_hotseat_hides_each_hand(
     page.once("dialog", lambda d: d.accept("Bert"))
     page.locator("#seats li.seat1 button.take").click()  # the same browser: hotseat
     rng = random.Random(5)
-    from web.clicking import click_a_move
+    from web.clicking import click_a_move, wait_for_the_next_view
 
     curtains = 0
     for _ in range(30):
@@ -139,11 +139,7 @@ def test_a_spectator_sees_no_hand_and_hotseat_hides_each_hand(
             n = page.locator("#log li").count()
             if not click_a_move(page, rng):
                 continue
-            page.wait_for_function(
-                "n => document.querySelectorAll('#log li').length !== n"
-                " || !document.getElementById('curtain').hidden",
-                arg=n,
-            )
+            wait_for_the_next_view(page, n)
     assert curtains >= 2
     spectator = browser.new_context().new_page()
     spectator.goto(f"{site.base}/games/{gid}?lang=en")
