@@ -64,7 +64,7 @@ test: $(STAMP) $(NATIVE) system-deps
 	$(BIN)/ruff format --check src tests setup.py
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
-	TIANXIA_PURE=1 $(BIN)/python -m pytest -n 2 --dist loadgroup tests/golden tests/conformance tests/core
+	TIANXIA_PURE=1 $(BIN)/python -m pytest -n 2 --dist loadgroup tests/golden tests/conformance
 
 # The slow tests, and the reliability harnesses at ten times their CI sizes.
 test-long: $(STAMP) system-deps

@@ -51,11 +51,15 @@ def _extensions() -> tuple[list[Any], str]:
         return [], "mypyc was not installed at build time"
     global sources
     sources = native.digests(PACKAGE, native.COMPILED)
-    paths = [str(native.source_path(PACKAGE, m).relative_to(ROOT)) for m in native.COMPILED]
+    groups = [
+        ([str(native.source_path(PACKAGE, m).relative_to(ROOT)) for m in modules], name)
+        for name, modules in native.GROUPS.items()
+    ]
+    paths = [path for group, _ in groups for path in group]
     try:
         # mypycify type-checks the package first; a type error makes it exit, which
         # falls back to the pure modules like any other failure.
-        exts: list[Any] = mypycify(paths, opt_level="3", debug_level="0", group_name="tianxia")
+        exts: list[Any] = mypycify(paths, opt_level="3", debug_level="0", separate=groups)
     except (Exception, SystemExit):
         traceback.print_exc()
         return [], "mypyc could not compile the modules"
@@ -67,6 +71,13 @@ def _extensions() -> tuple[list[Any], str]:
 
 class BuildExt(build_ext):
     """Builds the extensions, then records which were built and from what sources."""
+
+    def finalize_options(self) -> None:
+        # The groups' C files compile side by side, one per core (the build's wall time
+        # is what `make install` waits for); `--parallel` / -j on the command line wins.
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
+        super().finalize_options()
 
     def run(self) -> None:
         super().run()

@@ -632,9 +632,14 @@ class State(metaclass=StateMeta):
     def check(self, action: Action) -> Action:
         """The legal action equal to `action` (its canonical value); `IllegalActionError`
         naming the rule unless `action` is legal now."""
+        legal = self.legal_actions()
+        # An action taken from `legal_actions()` (what bots and playouts pass) is found
+        # by identity, without calling its dataclass __eq__ on the actions before it.
+        for known in legal:
+            if known is action:
+                return known
         if self.is_terminal():
             raise IllegalActionError("ENGINE-1", "the game is over; no action can be taken", action)
-        legal = self.legal_actions()
         try:
             return legal[legal.index(action)]
         except ValueError:
