@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest test-long bench install compile clean system-deps i18n screenshots
+.PHONY: run test lint typecheck pytest test-long bench install compile compiler-deps clean system-deps i18n screenshots
 
 # The compiled build (setup.py) records what it compiled from in this file.
 NATIVE := src/tianxia/_native.json
@@ -16,9 +16,10 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip "setuptools>=77"
 
-# The editable install compiles the engine with mypyc where a C compiler is present
-# (several minutes); without one it installs the pure-Python modules.
-$(STAMP): $(BIN)/python pyproject.toml setup.py
+# The editable install compiles the engine with mypyc where a C compiler and Python's
+# headers are present (about a minute of CPU); without them it installs the pure-Python
+# modules.
+$(STAMP): $(BIN)/python pyproject.toml setup.py | compiler-deps
 	$(BIN)/pip install --quiet -e ".[all]"
 	touch $(STAMP)
 
@@ -27,6 +28,19 @@ install: $(STAMP)
 # Rebuild the compiled modules in place after the engine's sources changed.
 $(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
 	$(BIN)/python setup.py --quiet build_ext --inplace
+
+# What the compiled build needs: a C compiler and the headers of the Python the venv is
+# made from (installed with apt when missing, as root, as CI runs).
+compiler-deps:
+	@include=$$($(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['include'])"); \
+	if ! command -v cc >/dev/null 2>&1 || [ ! -f "$$include/Python.h" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing a C compiler and Python's headers for the compiled build"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc python3-dev >/dev/null; \
+	  else \
+	    echo "no C compiler or no Python headers: the engine is installed as pure Python"; \
+	  fi; \
+	fi
 
 compile: $(NATIVE)
 
