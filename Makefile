@@ -4,17 +4,45 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest test-long bench install clean system-deps i18n screenshots
+.PHONY: run test lint typecheck pytest test-long bench install compile compiler-deps clean system-deps i18n screenshots
+
+# The compiled build (setup.py) records what it compiled from in this file.
+NATIVE := src/tianxia/_native.json
+# Any change to the engine or a game rebuilds it (a changed compiled module's source
+# would otherwise make the package fall back to pure Python, with a warning).
+NATIVE_SOURCES := setup.py src/tianxia/_native.py $(wildcard src/tianxia/core/*.py src/tianxia/games/*/*.py)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet --upgrade pip "setuptools>=77"
 
-$(STAMP): $(BIN)/python pyproject.toml
+# The editable install compiles the engine with mypyc where a C compiler and Python's
+# headers are present (about a minute of CPU); without them it installs the pure-Python
+# modules.
+$(STAMP): $(BIN)/python pyproject.toml setup.py | compiler-deps
 	$(BIN)/pip install --quiet -e ".[all]"
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# Rebuild the compiled modules in place after the engine's sources changed.
+$(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
+	$(BIN)/python setup.py --quiet build_ext --inplace
+
+# What the compiled build needs: a C compiler and the headers of the Python the venv is
+# made from (installed with apt when missing, as root, as CI runs).
+compiler-deps:
+	@include=$$($(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['include'])"); \
+	if ! command -v cc >/dev/null 2>&1 || [ ! -f "$$include/Python.h" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing a C compiler and Python's headers for the compiled build"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc python3-dev >/dev/null; \
+	  else \
+	    echo "no C compiler or no Python headers: the engine is installed as pure Python"; \
+	  fi; \
+	fi
+
+compile: $(NATIVE)
 
 # The server on its embedded SQLite (var/tianxia.sqlite3); it prints the lobby's URL.
 # The terminal player is `$(BIN)/tianxia tui`.
@@ -42,11 +70,15 @@ system-deps:
 	  fi; \
 	fi
 
-test: $(STAMP) system-deps
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+# The whole suite runs on the compiled build; the golden playthroughs and the
+# conformance suite run again on the pure-Python modules (TIANXIA_PURE=1), so both
+# paths are held to the same recordings.
+test: $(STAMP) $(NATIVE) system-deps
+	$(BIN)/ruff check src tests setup.py
+	$(BIN)/ruff format --check src tests setup.py
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	TIANXIA_PURE=1 $(BIN)/python -m pytest -n 2 --dist loadgroup tests/golden tests/conformance
 
 # The slow tests, and the reliability harnesses at ten times their CI sizes.
 test-long: $(STAMP) system-deps
@@ -74,4 +106,5 @@ screenshots: $(STAMP) system-deps
 	TIANXIA_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/web/test_web_screenshots.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build $(NATIVE)
+	find src -name '*.so' -delete

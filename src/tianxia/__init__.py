@@ -7,7 +7,12 @@
 True
 """
 
-from tianxia.core import (
+# First, before any engine module is imported: the guard that picks compiled or pure modules.
+from tianxia import _native
+
+_native.install()
+
+from tianxia.core import (  # noqa: E402
     CHANCE,
     TERMINAL,
     Action,
@@ -22,7 +27,9 @@ from tianxia.core import (
     register_game,
     replay,
 )
-from tianxia.core.registry import register_lazy
+from tianxia.core.registry import register_lazy  # noqa: E402
+
+compiled = _native.compiled
 
 __version__ = "0.1.0"
 
@@ -40,6 +47,7 @@ __all__ = [
     "NotationError",
     "State",
     "__version__",
+    "compiled",
     "list_games",
     "load_game",
     "register_game",

@@ -202,6 +202,7 @@ def _bench_row(players: int, steps: float) -> dict[str, Any]:
         "legal_actions_us": 9_999.9,
         "peak_kib": 999_999.0,
         "ratio_to_python_ttt": 99.99,
+        "ratio_to_chess": 88.88,
     }
 
 
@@ -218,6 +219,9 @@ def test_the_bench_table_fits_80_columns_without_cutting_a_word() -> None:
         },
         "seconds": 1.0,
         "repeats": 3,
+        # The longest engine line the title can carry: every module compiled.
+        "engine": "compiled with mypyc: 13 modules (core 3, china 2, emperor 2, greatwall 2, "
+        "mandarin 2, silkroad 2)",
         "games": {name: _bench_row(7, 9_999_999.0) for name in tianxia.list_games()},
         "openspiel": {
             "python_tic_tac_toe": _bench_row(2, 9_999_999.0),
@@ -231,11 +235,11 @@ def test_the_bench_table_fits_80_columns_without_cutting_a_word() -> None:
     assert max(cell_len(line) for line in text.splitlines()) <= 80
     assert "…" not in text
     lines = text.splitlines()
-    for cell in ("9,999,999", "-50/+899%", "99,999.9", " 9999.9", "999,999", "99.99"):
+    for cell in ("9,999,999", "-50/+899%", " 9999.9", "999,999", "99.99", "88.88"):
         assert text.count(cell) >= len(results["games"]), cell
     for name in [*tianxia.list_games(), "OpenSpiel ttt", "OpenSpiel chess"]:
         assert any(line.startswith(f"{name} ") for line in lines), name
-    for header in ("game", "steps/s", "range", "playouts/s", "apply µs", "legal µs", "× ttt"):
+    for header in ("game", "steps/s", "range", "apply µs", "legal µs", "× ttt", "× chess"):
         assert header in text
     words = str(table.caption).split() + str(table.title).split()
     assert all(word in text for word in words)
@@ -261,6 +265,23 @@ def test_bench_repeats_each_game_and_records_every_repeat(tmp_path: Path) -> Non
     assert row["playouts"] == sum(r["playouts"] for r in runs)
     bad = runner.invoke(app, ["bench", "-g", "highcard", "--repeats", "0"])
     assert bad.exit_code != 0 and "--repeats" in bad.output
+
+
+def test_bench_largest_player_count_and_ismcts_rate(tmp_path: Path) -> None:
+    rec = tmp_path / "bench.json"
+    args = ["bench", "-g", "highcard", "--seconds", "0.2", "--repeats", "1", "--largest"]
+    out = runner.invoke(app, [*args, "--ismcts", "8", "--record", str(rec)])
+    assert out.exit_code == 0, out.output
+    data = json.loads(rec.read_text())
+    row = data["games"]["highcard"]
+    assert row["players"] == 3  # highcard's MAX_PLAYERS
+    assert row["ismcts"]["decisions"] > 0 and row["ismcts"]["simulations_per_s"] > 0
+    assert "IS-MCTS: 8 simulations" in out.output
+    # The title says what ran: compiled modules, or pure Python and why.
+    assert data["compiled"] == list(tianxia.compiled())
+    assert ("compiled with mypyc" in data["engine"]) == bool(data["compiled"])
+    bad = runner.invoke(app, ["bench", "-g", "highcard", "--ismcts", "-1"])
+    assert bad.exit_code != 0 and "--ismcts" in bad.output
 
 
 def test_version_is_printed() -> None:

@@ -8,6 +8,10 @@ each game's rate is printed as a ratio to tic-tac-toe's.
 
 Every figure but memory is measured `--repeats` times; the table shows the median and
 how far the slowest and fastest repeat were from it, and `--record` keeps each repeat.
+Times are the process's CPU time, so a machine shared with other work slows every row
+alike instead of the row that happened to run during a busy spell; the ratios compare
+figures of the same run. The title says which engine modules ran compiled
+(`tianxia.compiled()`), since the same code runs at very different speeds either way.
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ from rich.console import Console
 from rich.table import Table
 
 import tianxia
+from tianxia import _native as native
 from tianxia.cli.app import app
 from tianxia.core import CHANCE, Action, Game, State, choose_outcome, sample_chance
+from tianxia.core.registry import game_class
 from tianxia.machine import machine
 
 
@@ -35,7 +41,7 @@ def random_playouts(game: Game, seconds: float, seed: int = 0) -> dict[str, floa
     """Random playouts for `seconds`: steps/s and playouts/s (whole playouts only)."""
     rng = random.Random(seed)
     steps = playouts = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         s = game.new_initial_state()
@@ -49,9 +55,9 @@ def random_playouts(game: Game, seconds: float, seed: int = 0) -> dict[str, floa
             n += 1
         steps += n
         playouts += 1
-        if time.perf_counter() >= deadline:
+        if time.process_time() >= deadline:
             break
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return {
         "steps_per_s": steps / elapsed,
         "playouts_per_s": playouts / elapsed,
@@ -79,12 +85,12 @@ def _sample_pairs(game: Game, count: int, seed: int) -> list[tuple[State, Action
 def operation_costs(game: Game, count: int = 2000, seed: int = 1) -> dict[str, float]:
     """Mean microseconds of `apply` (checked) and of `legal_actions` on a fresh state."""
     pairs = _sample_pairs(game, count, seed)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     fresh = [s.apply(a) for s, a in pairs]
-    t1 = time.perf_counter()
+    t1 = time.process_time()
     for s in fresh:
         s.legal_actions()
-    t2 = time.perf_counter()
+    t2 = time.process_time()
     return {"apply_us": 1e6 * (t1 - t0) / count, "legal_actions_us": 1e6 * (t2 - t1) / count}
 
 
@@ -109,6 +115,42 @@ def peak_memory_kib(game: Game, seed: int = 2) -> float:
     return peak / 1024
 
 
+def ismcts_rate(
+    game: Game, simulations: int, decisions: int = 6, seed: int = 3
+) -> dict[str, float]:
+    """IS-MCTS simulations per CPU second over `decisions` seeded positions of one game.
+
+    The positions are taken along a seeded random playout, spread over its length, so
+    the figure mixes openings, middle games and ends; the bot searches each for exactly
+    `simulations` simulations with its default options.
+    """
+    from tianxia.bots.ismcts import ISMCTSBot
+
+    rng = random.Random(seed)
+    states: list[State] = []
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.current_player() == CHANCE:
+            a = sample_chance(s, rng)
+        else:
+            if len(s.legal_actions()) > 1:
+                states.append(s)
+            a = rng.choice(s.legal_actions())
+        s = s.apply(a)
+    if not states:
+        return {"simulations_per_s": 0.0, "decisions": 0}
+    step = max(1, len(states) // decisions)
+    chosen = states[::step][:decisions]
+    start = time.process_time()
+    for i, s in enumerate(chosen):
+        ISMCTSBot(game, s.current_player(), seed=seed + i, simulations=simulations).act(s)
+    elapsed = time.process_time() - start
+    return {
+        "simulations_per_s": simulations * len(chosen) / elapsed,
+        "decisions": len(chosen),
+    }
+
+
 def openspiel_playouts(name: str, seconds: float, seed: int = 0) -> dict[str, float] | None:
     """The same random-playout loop over an OpenSpiel game; None without open_spiel."""
     try:
@@ -119,7 +161,7 @@ def openspiel_playouts(name: str, seconds: float, seed: int = 0) -> dict[str, fl
     game = pyspiel.load_game(name)
     rng = random.Random(seed)
     steps = playouts = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         s = game.new_initial_state()
@@ -133,23 +175,33 @@ def openspiel_playouts(name: str, seconds: float, seed: int = 0) -> dict[str, fl
             n += 1
         steps += n
         playouts += 1
-        if time.perf_counter() >= deadline:
+        if time.process_time() >= deadline:
             break
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return {"steps_per_s": steps / elapsed, "playouts_per_s": playouts / elapsed}
 
 
 def run_bench(
-    names: list[str], seconds: float, players: int | None = None, repeats: int = 3
+    names: list[str],
+    seconds: float,
+    players: int | None = None,
+    repeats: int = 3,
+    largest: bool = False,
+    ismcts: int = 0,
 ) -> dict[str, Any]:
     """Measure every game `repeats` times for `seconds` each; the figures are the medians.
 
     Each row keeps its per-repeat figures under ``"repeats"`` and the slowest and fastest
-    steps/s under ``"steps_per_s_min"`` and ``"steps_per_s_max"``.
+    steps/s under ``"steps_per_s_min"`` and ``"steps_per_s_max"``. `largest` plays each
+    game at its largest player count (`players` at that count, else its smallest);
+    `ismcts` > 0 also measures IS-MCTS at that many simulations a decision.
     """
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1, not {repeats}")
-    games = {name: tianxia.load_game(name, players=players) for name in names}
+    games = {
+        name: tianxia.load_game(name, players=game_class(name).MAX_PLAYERS if largest else players)
+        for name in names
+    }
     runs: dict[str, list[dict[str, float]]] = {name: [] for name in names}
     spiel_runs: dict[str, list[dict[str, float]]] = {name: [] for name in OPENSPIEL_GAMES}
     # Repeats go round every game in turn rather than one game at a time, so that a
@@ -165,19 +217,25 @@ def run_bench(
             runs[name].append(run)
     results: dict[str, Any] = {
         "machine": machine(),
+        "compiled": list(tianxia.compiled()),
+        "engine": native.summary(),
         "seconds": seconds,
         "repeats": repeats,
         "games": {},
         "openspiel": {name: _summary(r) if r else None for name, r in spiel_runs.items()},
     }
     ttt = results["openspiel"]["python_tic_tac_toe"]
+    chess = results["openspiel"]["chess"]
     for name, game in games.items():
         row: dict[str, Any] = {"players": game.players, **_summary(runs[name])}
         row["peak_kib"] = peak_memory_kib(game)
         if ttt:
             row["ratio_to_python_ttt"] = row["steps_per_s"] / ttt["steps_per_s"]
+        if chess:
+            row["ratio_to_chess"] = row["steps_per_s"] / chess["steps_per_s"]
+        if ismcts:
+            row["ismcts"] = ismcts_rate(game, ismcts)
         results["games"][name] = row
-    chess = results["openspiel"]["chess"]
     if ttt and chess:
         chess["ratio_to_python_ttt"] = chess["steps_per_s"] / ttt["steps_per_s"]
     return results
@@ -218,13 +276,17 @@ def render(results: dict[str, Any]) -> Table:
     m = results["machine"]
     repeats = results.get("repeats", 1)
     table = Table(
-        title=f"tianxia bench: median of {repeats} × {results['seconds']:g} s per game",
+        title=(
+            f"tianxia bench: median of {repeats} × {results['seconds']:g} s CPU per game; "
+            f"{results.get('engine', 'engine not recorded')}"
+        ),
         caption=(
             f"{m['date']}; {m['cpu']}, {m['cores']} cores; Python {m['python']}. "
             "range: the slowest and fastest repeat against the median. "
             "apply µs, legal µs: one apply, one legal_actions on a fresh state. "
             "KiB: peak memory of one playout. "
-            "× ttt: steps/s over OpenSpiel's Python tic-tac-toe."
+            "× ttt, × chess: steps/s over OpenSpiel's Python tic-tac-toe, C++ chess "
+            "(playouts/s in --record)."
         ),
         # One space between columns (the box's own) is what lets nine columns fit 80.
         box=box.SIMPLE_HEAD,
@@ -232,21 +294,22 @@ def render(results: dict[str, Any]) -> Table:
         padding=0,
         pad_edge=False,
     )
-    for col in ("game", "p", "steps/s", "range", "playouts/s", "apply µs", "legal µs", "KiB"):
+    for col in ("game", "p", "steps/s", "range", "apply µs", "legal µs", "KiB", "× ttt"):
         table.add_column(col, justify="left" if col == "game" else "right", no_wrap=True)
-    table.add_column("× ttt", justify="right", no_wrap=True)
+    table.add_column("× chess", justify="right", no_wrap=True)
     for name, r in results["games"].items():
         ratio = r.get("ratio_to_python_ttt")
+        to_chess = r.get("ratio_to_chess")
         table.add_row(
             name,
             str(r["players"]),
             f"{r['steps_per_s']:,.0f}",
             _spread(r),
-            f"{r['playouts_per_s']:,.1f}",
             f"{r['apply_us']:.1f}",
             f"{r['legal_actions_us']:.1f}",
             f"{r['peak_kib']:,.0f}",
             f"{ratio:.2f}" if ratio is not None else "-",
+            f"{to_chess:.2f}" if to_chess is not None else "-",
         )
     for name, r in results["openspiel"].items():
         if r:
@@ -256,11 +319,29 @@ def render(results: dict[str, Any]) -> Table:
                 "2",
                 f"{r['steps_per_s']:,.0f}",
                 _spread(r),
-                f"{r['playouts_per_s']:,.1f}",
                 "",
                 "",
                 "",
                 f"{ratio:.2f}" if ratio is not None else "",
+                "1.00" if name == "chess" else "",
+            )
+    return table
+
+
+def render_ismcts(results: dict[str, Any], simulations: int) -> Table:
+    """IS-MCTS simulations per CPU second per game."""
+    table = Table(
+        title=f"IS-MCTS: {simulations} simulations a decision, seeded positions",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+    )
+    for col in ("game", "p", "simulations/s", "decisions"):
+        table.add_column(col, justify="left" if col == "game" else "right", no_wrap=True)
+    for name, r in results["games"].items():
+        ism = r.get("ismcts")
+        if ism:
+            table.add_row(
+                name, str(r["players"]), f"{ism['simulations_per_s']:,.0f}", str(ism["decisions"])
             )
     return table
 
@@ -276,6 +357,14 @@ def bench(
     ),
     players: int = typer.Option(
         0, "--players", "-p", help="player count (default: each game's smallest)"
+    ),
+    largest: bool = typer.Option(
+        False, "--largest", help="each game at its largest player count (instead of -p)"
+    ),
+    ismcts: int = typer.Option(
+        0,
+        "--ismcts",
+        help="also measure IS-MCTS simulations per CPU second at this many per decision",
     ),
     record: Path | None = typer.Option(
         None, "--record", help="also write the results as JSON here"
@@ -297,9 +386,13 @@ def bench(
         raise typer.BadParameter("--seconds must be positive")
     if repeats < 1:
         raise typer.BadParameter("--repeats must be at least 1")
-    results = run_bench(names, seconds / repeats, players or None, repeats)
+    if ismcts < 0:
+        raise typer.BadParameter("--ismcts must be 0 (off) or a number of simulations")
+    results = run_bench(names, seconds / repeats, players or None, repeats, largest, ismcts)
     console = Console()
     console.print(render(results))
+    if ismcts:
+        console.print(render_ismcts(results, ismcts))
     if interfaces:
         try:
             from tianxia.adapters import bench as interface_bench

@@ -16,7 +16,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self, cast
+
+from mypy_extensions import mypyc_attr
 
 from tianxia.core.actions import Action, ActionCodec
 from tianxia.core.constants import CHANCE, TERMINAL
@@ -70,6 +72,9 @@ class GameInfo:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+# Not native classes (compiled, their methods still are): games add attributes freely
+# and register by a decorator; states are built by the metaclass from their annotations.
+@mypyc_attr(native_class=False)
 class Game(ABC):
     """A rules variant: fixed player count and options, static data, the action codec.
 
@@ -98,7 +103,10 @@ class Game(ABC):
     view: ClassVar[Any] = None
     search: ClassVar[Any] = None
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    # `players` is typed `object` because it is checked here (a ValueError for anything
+    # but a whole number in range); a compiled build would otherwise refuse a str with a
+    # TypeError before the check.
+    def __init__(self, players: object = None, **options: Any) -> None:
         if players is None:
             players = self.MIN_PLAYERS
         if isinstance(players, bool) or not isinstance(players, int):
@@ -143,9 +151,11 @@ class Game(ABC):
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
-        if not isinstance(other, Game):
+        # By type, not isinstance: the compiled build folds an isinstance against this
+        # non-native class to False.
+        if not issubclass(type(other), _GameBase[0]):
             return NotImplemented
-        return type(self) is type(other) and self._key == other._key
+        return type(self) is type(other) and self._key == cast(Game, other)._key
 
     def __hash__(self) -> int:
         return hash(self._key)
@@ -268,6 +278,10 @@ class Game(ABC):
         return f"load_game({self.NAME!r}, players={self.players}{opts})"
 
 
+# Looked up at run time (a compiled isinstance against `Game` itself is always False).
+_GameBase: tuple[type, ...] = (Game,)
+
+
 def _rebuild_game(cls: type[Game], players: int, options: dict[str, Any]) -> Game:
     return cls(players, **options)
 
@@ -313,6 +327,7 @@ def hashed_features(obs: Any, size: int) -> list[float]:
     return vec
 
 
+@mypyc_attr(native_class=False)
 class State(metaclass=StateMeta):
     """An immutable position. `apply` returns a new state; the old one stays valid.
 
@@ -500,7 +515,7 @@ class State(metaclass=StateMeta):
         result: list[float] = self.game.rules.scores(self)
         return result
 
-    def observation(self, seat: int | None) -> JSON:
+    def observation(self, seat: object) -> JSON:
         """The JSON-able view of `seat` (None: a spectator).
 
         Raises:
@@ -527,7 +542,7 @@ class State(metaclass=StateMeta):
         result: State = search.resample(self, seat, rng)
         return result
 
-    def observation_tensor(self, seat: int | None) -> list[float]:
+    def observation_tensor(self, seat: object) -> list[float]:
         """The observation as a fixed-length vector of `Game.observation_tensor_size()`.
 
         The default hashes every leaf of `observation(seat)` (its path, and its value if
@@ -617,9 +632,14 @@ class State(metaclass=StateMeta):
     def check(self, action: Action) -> Action:
         """The legal action equal to `action` (its canonical value); `IllegalActionError`
         naming the rule unless `action` is legal now."""
+        legal = self.legal_actions()
+        # An action taken from `legal_actions()` (what bots and playouts pass) is found
+        # by identity, without calling its dataclass __eq__ on the actions before it.
+        for known in legal:
+            if known is action:
+                return known
         if self.is_terminal():
             raise IllegalActionError("ENGINE-1", "the game is over; no action can be taken", action)
-        legal = self.legal_actions()
         try:
             return legal[legal.index(action)]
         except ValueError:
@@ -675,8 +695,8 @@ class State(metaclass=StateMeta):
             return True
         if type(self) is not type(other):
             return NotImplemented
-        assert isinstance(other, State)
-        return self.game == other.game and self.to_json() == other.to_json()
+        same = cast(State, other)  # the same type (see Game.__eq__ on isinstance)
+        return self.game == same.game and self.to_json() == same.to_json()
 
     def __hash__(self) -> int:
         h = getattr(self, "_hash", None)
@@ -725,7 +745,7 @@ class State(metaclass=StateMeta):
             return list(view.scores_for(self, seat))
         return list(self.scores())
 
-    def envelope(self, seat: int | None, seq: int | None = None) -> JSON:
+    def envelope(self, seat: object, seq: int | None = None) -> JSON:
         """The observation of `seat` in the envelope every game shares.
 
         Keys: game, rules_version, seq, seat, to_move (a seat, "chance", or None at the
@@ -743,7 +763,7 @@ class State(metaclass=StateMeta):
             "to_move": to_move,
             "deciding": self.deciding(),
             "terminal": p == TERMINAL,
-            "scores": self.scores_for(seat),
+            "scores": self.scores_for(cast(int | None, seat)),
             "body": self.observation(seat),
         }
 

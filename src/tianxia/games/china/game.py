@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from tianxia.core import JSON, Action, ActionCodec, Game, OptionSpec, register_game
+from tianxia.core.actions import Action, ActionCodec
+from tianxia.core.game import JSON, Game, OptionSpec
+from tianxia.core.registry import register_game
 from tianxia.games.china import data as board_data
 from tianxia.games.china import rules, search, view
 from tianxia.games.china.actions import (
@@ -79,7 +81,7 @@ class ChinaGame(Game):
         if self.players == 5 and side != "4-5":
             raise ValueError("china: five players play on the 4-5 side (board='4-5')")
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    def __init__(self, players: object = None, **options: Any) -> None:
         super().__init__(players, **options)
         self.board = board_data.board(self.options["board"])
         self.cards = board_data.cards()

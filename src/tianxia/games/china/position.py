@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from tianxia.core import apply_all
+from tianxia.core.match import apply_all
 from tianxia.games.china.data import COLOURS
 from tianxia.games.china.game import ChinaGame
 from tianxia.games.china.state import ChinaState, Phase

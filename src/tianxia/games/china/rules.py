@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tianxia.core import Action, Event, seat_name
+from tianxia.core.actions import Action
+from tianxia.core.events import Event, seat_name
 from tianxia.games.china.actions import (
     OWN,
     Card,

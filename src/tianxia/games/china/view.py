@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tianxia.core import JSON
 from tianxia.core.events import seat_name
+from tianxia.core.game import JSON
 from tianxia.games.china import rules
 from tianxia.games.china.data import COLOURS
 from tianxia.games.china.state import ChinaState

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from tianxia.core import JSON, ActionCodec, Game, OptionSpec, register_game
+from tianxia.core.actions import ActionCodec
+from tianxia.core.game import JSON, Game, OptionSpec
+from tianxia.core.registry import register_game
 from tianxia.games.emperor import rules, search, view
 from tianxia.games.emperor.actions import (
     Accept,
@@ -183,7 +185,7 @@ class EmperorGame(Game):
         ),
     )
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    def __init__(self, players: object = None, **options: Any) -> None:
         super().__init__(players, **options)
         self.tables = Tables(
             components(),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tianxia.core import apply_all
+from tianxia.core.match import apply_all
 from tianxia.games.emperor import rules
 from tianxia.games.emperor.game import EmperorGame
 from tianxia.games.emperor.state import (

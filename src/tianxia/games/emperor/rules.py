@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tianxia.core import Action, Event, seat_name
+from tianxia.core.actions import Action
+from tianxia.core.events import Event, seat_name
 from tianxia.games.emperor.actions import (
     Accept,
     Advance,

@@ -6,7 +6,8 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from tianxia.core import CHANCE, TERMINAL, State
+from tianxia.core.constants import CHANCE, TERMINAL
+from tianxia.core.game import State
 from tianxia.games.emperor import rules
 from tianxia.games.emperor.state import END, PHASES, REPLY, EmperorState
 

@@ -8,8 +8,8 @@ until it is settled. The yang deck's order never exists: cards are drawn one by 
 
 from __future__ import annotations
 
-from tianxia.core import JSON
 from tianxia.core.events import seat_name
+from tianxia.core.game import JSON
 from tianxia.games.emperor import rules
 from tianxia.games.emperor.state import (
     ADVANCE,

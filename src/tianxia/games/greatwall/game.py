@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from tianxia.core import Action, ActionCodec, Game, register_game
+from tianxia.core.actions import Action, ActionCodec
+from tianxia.core.game import Game
+from tianxia.core.registry import register_game
 from tianxia.games.greatwall import rules, search, view
 from tianxia.games.greatwall.actions import (
     Cover,
@@ -47,7 +49,7 @@ class GreatWall(Game):
     view: ClassVar[Any] = view
     search: ClassVar[Any] = search
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    def __init__(self, players: object = None, **options: Any) -> None:
         super().__init__(players, **options)
         comp = components()
         self.components = comp

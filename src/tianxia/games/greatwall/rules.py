@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tianxia.core import CHANCE, TERMINAL, Action, Event, seat_name
+from tianxia.core.actions import Action
+from tianxia.core.constants import CHANCE, TERMINAL
+from tianxia.core.events import Event, seat_name
 from tianxia.games.greatwall.actions import (
     Cover,
     Deal,

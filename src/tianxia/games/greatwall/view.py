@@ -8,7 +8,8 @@ seat's own hand, and its deck's contents (known, since the set is known; never i
 
 from __future__ import annotations
 
-from tianxia.core import JSON, seat_name
+from tianxia.core.events import seat_name
+from tianxia.core.game import JSON
 from tianxia.games.greatwall.data import KINDS, SECTION_NAMES
 from tianxia.games.greatwall.state import PHASE_NAMES as PHASES
 from tianxia.games.greatwall.state import GreatWallState

@@ -12,7 +12,9 @@ import datetime
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from tianxia.core import JSON, ActionCodec, Game, OptionSpec, register_game
+from tianxia.core.actions import ActionCodec
+from tianxia.core.game import JSON, Game, OptionSpec
+from tianxia.core.registry import register_game
 from tianxia.games.mandarin import position as positions
 from tianxia.games.mandarin import rules, search, view
 from tianxia.games.mandarin.actions import (
@@ -68,7 +70,7 @@ class Mandarin(Game):
     view: ClassVar[Any] = view
     search: ClassVar[Any] = search
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    def __init__(self, players: object = None, **options: Any) -> None:
         super().__init__(players, **options)
         self.money_variant: bool = bool(self.options["money"])
         self.repeat_passing: bool = bool(self.options["repeat_passing"])

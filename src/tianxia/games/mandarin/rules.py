@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tianxia.core import Action, Event, IllegalActionError, seat_name
+from tianxia.core.actions import Action
+from tianxia.core.errors import IllegalActionError
+from tianxia.core.events import Event, seat_name
 from tianxia.games.mandarin.actions import (
     BID_CAP,
     BID_STEP,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tianxia.core import JSON
+from tianxia.core.game import JSON
 from tianxia.games.mandarin import rules
 from tianxia.games.mandarin.data import ANIMAL_COUNT, TABLES
 from tianxia.games.mandarin.state import MandarinState

@@ -6,8 +6,10 @@ import itertools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from tianxia.core import JSON, Action, ActionCodec, Game, register_game
+from tianxia.core.actions import Action, ActionCodec
 from tianxia.core.events import seat_name
+from tianxia.core.game import JSON, Game
+from tianxia.core.registry import register_game
 from tianxia.games.silkroad import rules, search, view
 from tianxia.games.silkroad.actions import (
     CallBazaar,
@@ -42,7 +44,7 @@ class SilkroadGame(Game):
     view: ClassVar[Any] = view
     search: ClassVar[Any] = search
 
-    def __init__(self, players: int | None = None, **options: Any) -> None:
+    def __init__(self, players: object = None, **options: Any) -> None:
         super().__init__(players, **options)
         n = self.players
         self.data: SilkroadData = load_data()

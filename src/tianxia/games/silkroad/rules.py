@@ -9,7 +9,8 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from tianxia.core import Action, Event, seat_name
+from tianxia.core.actions import Action
+from tianxia.core.events import Event, seat_name
 from tianxia.games.silkroad.actions import (
     COLOURS,
     NUMERALS,

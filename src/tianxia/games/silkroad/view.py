@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tianxia.core import JSON
+from tianxia.core.game import JSON
 from tianxia.games.silkroad import rules
 from tianxia.games.silkroad.actions import (
     COLOURS,
