@@ -20,6 +20,7 @@ $(BIN)/python:
 # headers are present (about a minute of CPU); without them it installs the pure-Python
 # modules.
 $(STAMP): $(BIN)/python pyproject.toml setup.py | compiler-deps
+	$(BIN)/pip install --quiet "setuptools>=77"  # an older venv's: `make compile` runs setup.py with it
 	$(BIN)/pip install --quiet -e ".[all]"
 	touch $(STAMP)
 
