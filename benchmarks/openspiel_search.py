@@ -80,7 +80,7 @@ def shares(stats: pstats.Stats) -> dict[str, float]:
     for part, names in PARTS.items():
         # A part's outermost calls only: nested ones are inside their caller's time.
         seconds = 0.0
-        for (_, _, func), (_, nc, _, ct, callers) in table.items():
+        for (_, _, func), (_, _, _, ct, callers) in table.items():
             if any(n in func for n in names) and not any(
                 any(n in f for n in names) for (_, _, f) in callers
             ):
