@@ -159,7 +159,7 @@ def _auction(seed: int = 1) -> State:
 
 def test_widening_keeps_an_auction_to_its_best_bids_at_the_root() -> None:
     state = _auction()
-    bot = ISMCTSBot(state.game, state.current_player(), seed=2, simulations=150)
+    bot = ISMCTSBot(state.game, state.current_player(), seed=2, simulations=150, widen_above=100)
     choice = bot.act(state)
     legal = state.legal_actions()
     assert len(bot._root_rank) == len(legal) > bot.widen_above
@@ -174,12 +174,18 @@ def test_widening_keeps_an_auction_to_its_best_bids_at_the_root() -> None:
     assert str(choice) in searched and set(searched) <= top
 
 
-def test_rollout_depth_defaults_to_the_games_choice_and_end_means_the_end() -> None:
+def test_a_game_may_declare_its_own_search_defaults() -> None:
+    mandarin = tianxia.load_game("mandarin", players=2)
+    declared = mandarin.search.SEARCH_DEFAULTS
+    bot = ISMCTSBot(mandarin, 0)
+    assert (bot.centre, bot.prior_visits) == (bool(declared["centre"]), declared["prior_visits"])
+    assert ISMCTSBot(mandarin, 0, prior_visits=3).prior_visits == 3  # the caller's word wins
+    assert ISMCTSBot(tianxia.load_game("greatwall"), 0).prior_visits == 4
+
+
+def test_rollout_depth_end_means_the_end_of_the_game() -> None:
     game = tianxia.load_game("greatwall", players=2)
-    declared = getattr(game.search, "ROLLOUT_DEPTH", 4)
-    expected = game.info.max_game_length if declared in (None, "end") else declared
-    assert ISMCTSBot(game, 0).rollout_depth == expected
+    assert ISMCTSBot(game, 0).rollout_depth == 4
     assert ISMCTSBot(game, 0, rollout_depth="end").rollout_depth == game.info.max_game_length
-    assert ISMCTSBot(game, 0, rollout_depth=2).rollout_depth == 2
     with pytest.raises(ValueError, match="rollout_depth"):
         ISMCTSBot(game, 0, rollout_depth="deep")

@@ -40,8 +40,7 @@ def values(state: State, centre: bool = True) -> list[float]:
     returns are zero-sum, subtracting the mean turns those into leads, so that a search
     seat does not prefer positions just because everyone is doing well. A hook that
     already scores a lead, from values the seat cannot see and a determinisation draws
-    at random, only gains noise from the others' values: its game's search room says
-    `CENTRE_HOOK = False`.
+    at random, only gains noise from the others' values (`ismcts:centre=0`).
     """
     game = state.game
     if state.is_terminal():

@@ -26,7 +26,6 @@ from tianxia.core import CHANCE, TERMINAL, Action, Game, State, sample_chance
 _TOP = 5
 _TERM_SAMPLES = 8
 _DEFAULT_SIMULATIONS = 1000
-_DEFAULT_ROLLOUT_DEPTH = 4
 _TO_THE_END = "end"
 
 
@@ -51,9 +50,7 @@ class ISMCTSBot(Bot):
         time_limit: seconds per decision; with both set, whichever ends first.
         exploration: the UCT constant, for values on [-1, 1].
         rollout_depth: random decisions after the new node before the evaluation hook
-            scores the position (0: score it at once; `end`: play to the end of the game;
-            None: the depth the game's search room declares as `ROLLOUT_DEPTH`, chosen by
-            measurement per game, or 4 if it declares none).
+            scores the position (0: score it at once; `end`: play to the end of the game).
         prior_visits: each root action starts with this many virtual visits at the value
             the evaluation hook gives it one ply on (as `greedy` judges it), so a small
             budget spread over many actions never plays worse than one ply of look-ahead
@@ -69,7 +66,10 @@ class ISMCTSBot(Bot):
             an auction's hundreds of bids grows deep instead of only wide.
         widen_k, widen_power: the widening schedule.
         centre: subtract the seats' mean from the hook's values in a zero-sum game (1)
-            or not (0); None: as the game's search room says (`CENTRE_HOOK`, else 1).
+            or not (0).
+
+    A game's search room may declare `SEARCH_DEFAULTS`, a dict of these options with the
+    values measured best on that game; options given to the bot override them.
     """
 
     NAME = "ismcts"
@@ -77,18 +77,21 @@ class ISMCTSBot(Bot):
         "simulations": None,
         "time_limit": None,
         "exploration": 0.7,
-        "rollout_depth": None,
+        "rollout_depth": 4,
         "prior_visits": 4,
         "prior_worlds": 4,
         "chance": "closed",
-        "widen_above": 100,
+        "widen_above": 0,
         "widen_k": 2.0,
         "widen_power": 0.5,
-        "centre": None,
+        "centre": 1,
     }
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
-        super().__init__(game, seat, seed, **options)
+        # A game's search room may set other defaults, chosen by measuring that game.
+        declared = getattr(game.search, "SEARCH_DEFAULTS", {})
+        tuned = {k: v for k, v in declared.items() if k in self.OPTIONS}
+        super().__init__(game, seat, seed, **{**tuned, **options})
         o = self.options
         sims, limit = o["simulations"], o["time_limit"]
         if sims is not None:
@@ -103,9 +106,7 @@ class ISMCTSBot(Bot):
             self.NAME, "exploration", o["exploration"], kind=float, low=0.0
         )
         depth = o["rollout_depth"]
-        if depth is None:
-            depth = getattr(game.search, "ROLLOUT_DEPTH", _DEFAULT_ROLLOUT_DEPTH)
-        if depth in (_TO_THE_END, None):
+        if depth == _TO_THE_END:
             # A game's rules end every game (max_game_length), so "to the end" is bounded.
             self.rollout_depth: int = game.info.max_game_length
         else:
@@ -129,8 +130,6 @@ class ISMCTSBot(Bot):
             self.NAME, "widen_power", o["widen_power"], kind=float, low=0.0, high=1.0
         )
         centre = o["centre"]
-        if centre is None:
-            centre = getattr(game.search, "CENTRE_HOOK", True)
         if centre not in (0, 1):  # True and False included
             raise ValueError(f"{self.NAME}: option centre must be 0 or 1, not {centre!r}")
         self.centre: bool = bool(centre)
