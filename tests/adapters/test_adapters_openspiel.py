@@ -257,7 +257,8 @@ def test_strings_tensors_and_resampling(name: str, players: int) -> None:
                 info_t = s.information_state_tensor(seat)
                 assert len(info_t) == engine.observation_tensor_size() + game.num_distinct_actions()
                 key = s.information_state_string(seat)
-                assert key.startswith(s.observation_string(seat))
+                # short however large the observation: a digest that ends with it
+                assert len(key) == len("recall=") + 32 and key.startswith("recall=")
                 r = s.resample(seat, resample_rng)
                 assert r.information_state_string(seat) == key
                 assert r.observation_string(seat) == s.observation_string(seat)

@@ -21,6 +21,13 @@ _OPTIONS: dict[str, dict[str, int]] = {
     "ismcts": {"simulations": 40},
     "pimc": {"simulations": 40, "determinizations": 4},
 }
+try:
+    import pyspiel  # noqa: F401
+except ImportError:  # extra `rl` absent: OpenSpiel's bots cannot be made
+    pass
+else:
+    _OPTIONS["openspiel-ismcts"] = {"simulations": 20, "rollouts": "hook"}
+    _OPTIONS["openspiel-mcts"] = {"simulations": 20, "rollouts": "hook"}
 
 
 def _decision_points(name: str, seed: int, count: int) -> list[State]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -100,6 +101,8 @@ def test_ismcts_with_a_time_limit_alone_still_decides() -> None:
         ({"prior_visits": -1}, "prior_visits must be >= 0"),
         ({"prior_worlds": 0}, "prior_worlds must be >= 1"),
         ({"chance": "ajar"}, "chance must be open or closed"),
+        ({"centre": 2}, "centre must be 0 or 1"),
+        ({"widen_power": 1.5}, "widen_power must be in"),
     ],
 )
 def test_bad_search_options_are_refused(options: dict, message: str) -> None:
@@ -139,3 +142,50 @@ def test_search_bots_finish_a_whole_game(name: str, bot_name: str) -> None:
         else:
             match.play(bots[match.state.current_player()].act(match.state))
     assert len(match.state.returns()) == game.players
+
+
+def _auction(seed: int = 1) -> State:
+    """A Mandarin decision with a couple of hundred bids to choose from."""
+    game = tianxia.load_game("mandarin", players=2)
+    match = Match(game, seed=seed)
+    chooser = random.Random(seed)
+    while True:
+        match.resolve_chance()
+        legal = match.state.legal_actions()
+        if len(legal) > 100:
+            return match.state
+        match.play(chooser.choice(legal))
+
+
+def test_widening_keeps_an_auction_to_its_best_bids_at_the_root() -> None:
+    state = _auction()
+    bot = ISMCTSBot(state.game, state.current_player(), seed=2, simulations=150, widen_above=100)
+    choice = bot.act(state)
+    legal = state.legal_actions()
+    assert len(bot._root_rank) == len(legal) > bot.widen_above
+    # After n visits a widened root weighs ceil(2 * sqrt(n)) actions, best one-ply first;
+    # every other action keeps only its prior visits.
+    top = {str(a) for a in sorted(legal, key=bot._root_rank.__getitem__)[:25]}
+    searched = []
+    for line in bot.explain().splitlines()[1:-1]:
+        action, rest = line.strip().split(": ")
+        if int(rest.split()[0]) > bot.prior_visits:
+            searched.append(action)
+    assert str(choice) in searched and set(searched) <= top
+
+
+def test_a_game_may_declare_its_own_search_defaults() -> None:
+    mandarin = tianxia.load_game("mandarin", players=2)
+    declared = mandarin.search.SEARCH_DEFAULTS
+    bot = ISMCTSBot(mandarin, 0)
+    assert (bot.centre, bot.prior_visits) == (bool(declared["centre"]), declared["prior_visits"])
+    assert ISMCTSBot(mandarin, 0, prior_visits=3).prior_visits == 3  # the caller's word wins
+    assert ISMCTSBot(tianxia.load_game("greatwall"), 0).prior_visits == 4
+
+
+def test_rollout_depth_end_means_the_end_of_the_game() -> None:
+    game = tianxia.load_game("greatwall", players=2)
+    assert ISMCTSBot(game, 0).rollout_depth == 4
+    assert ISMCTSBot(game, 0, rollout_depth="end").rollout_depth == game.info.max_game_length
+    with pytest.raises(ValueError, match="rollout_depth"):
+        ISMCTSBot(game, 0, rollout_depth="deep")

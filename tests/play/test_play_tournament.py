@@ -107,9 +107,15 @@ def test_the_tournament_command_writes_its_results(tmp_path: Path) -> None:
     done = runner.invoke(app, [*args, "--out", str(tmp_path / "t")])
     assert done.exit_code == 0, done.output
     assert "greedy" in done.output and (tmp_path / "t" / "chart.svg").exists()
+    first_results = (tmp_path / "t" / "results.json").read_text()
     said = " ".join(done.output.split())
     assert "first game:" in said
     assert "left for 3 more games on 1 process; per move: greedy " in said
+    again = runner.invoke(app, [*args, "--out", str(tmp_path / "t")])
+    assert again.exit_code == 0, again.output
+    said = " ".join(again.output.split())
+    assert "resuming from" in said and "4 games already played" in said
+    assert (tmp_path / "t" / "results.json").read_text() == first_results
     refused = runner.invoke(
         app, ["tournament", "highcard", "--bots", "oracle", "--out", str(tmp_path / "u")]
     )
@@ -198,3 +204,35 @@ def test_the_progress_bar_shows_games_done_and_time_left() -> None:
     text = console.export_text()
     assert "3/60 games" in text and "~20 min left" in text
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_a_tournament_resumes_from_its_journal_without_replaying(tmp_path: Path) -> None:
+    journal = tmp_path / "games.jsonl"
+    entrants = ["ismcts:simulations=10", "greedy", "random"]
+    whole = Tournament(_highcard(3), entrants, 6, seed=4).run()
+    first = Tournament(_highcard(3), entrants, 3, seed=4).run(workers=2, journal=journal)
+    assert len(first.records) == 3
+    with journal.open("a") as f:
+        f.write('{"index": 5, "seed"')  # a line cut short when the run was stopped
+    told: list[int] = []
+    rest = Tournament(_highcard(3), entrants, 6, seed=4).run(
+        journal=journal, on_game=lambda r: told.append(r.index)
+    )
+    assert told[:3] == [0, 1, 2] and sorted(told) == list(range(6))
+    assert rest.to_json()["results"] == whole.to_json()["results"]
+    assert len(journal.read_text().splitlines()) == 7  # the header and six games, once each
+
+
+def test_a_journal_of_another_tournament_is_refused(tmp_path: Path) -> None:
+    journal = tmp_path / "games.jsonl"
+    Tournament(_highcard(), ["greedy", "random"], 1, seed=1).run(journal=journal)
+    with pytest.raises(ValueError, match="another tournament"):
+        Tournament(_highcard(), ["greedy", "random"], 1, seed=2).run(journal=journal)
+
+
+def test_a_bare_ray_option_means_a_private_local_cluster() -> None:
+    from tianxia.cli.tournament import ray_address_optional
+
+    assert ray_address_optional(["t", "--ray"]) == ["t", "--ray=local"]
+    assert ray_address_optional(["--ray", "-n", "4"]) == ["--ray=local", "-n", "4"]
+    assert ray_address_optional(["--ray", "10.0.0.5:6379"]) == ["--ray", "10.0.0.5:6379"]

@@ -22,10 +22,11 @@ Mapping, for a variant with ``n = num_distinct_actions``:
 - observation string: the engine's canonical JSON observation of the seat; observation
   tensor: `State.observation_tensor`. A public observer (``private_info=NONE``) sees the
   spectator's view;
-- information state string (perfect recall): the current observation string followed by
-  a digest that chains every observation the seat has received (consecutive repeats
-  folded, since the seat cannot tell them apart) and every action it took. The digest
-  keeps the key short however long the game, which search trees need;
+- information state string (perfect recall): ``recall=`` and a 128-bit digest that chains
+  every observation the seat has received, the current one last (consecutive repeats
+  folded, since the seat cannot tell them apart), and every action it took. Computed
+  once per state and seat and kept, it stays short however long the game and however
+  large the observation, which search trees, asking for it at every node, need;
 - information state tensor: the observation tensor followed by how many times the seat
   has taken each action: fixed length, so lossy about order;
 - `resample_from_infostate`: the engine's, with the seat's recall copied over; the other
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -361,10 +363,23 @@ class _Trail:
     """One step of a game's history, kept to answer perfect-recall questions lazily.
 
     `actor` took `action` (an engine id) to reach `state`. `digests` caches each seat's
-    recall digest at this step; a resampled world presets them.
+    recall digest at this step (a resampled world presets them), `keys` the information
+    state strings made of them, `legal` the legal actions' engine ids.
     """
 
-    __slots__ = ("action", "actor", "digests", "obs", "own", "parent", "state")
+    __slots__ = (
+        "action",
+        "actor",
+        "digests",
+        "keys",
+        "legal",
+        "legal_set",
+        "obs",
+        "own",
+        "parent",
+        "state",
+        "views",
+    )
 
     def __init__(self, parent: _Trail | None, state: State, actor: int, action: int | None) -> None:
         self.parent = parent
@@ -372,13 +387,40 @@ class _Trail:
         self.actor = actor
         self.action = action
         self.digests: dict[int | None, bytes] = {}
+        self.keys: dict[int | None, str] = {}
         self.obs: dict[int | None, str] = {}
+        self.views: dict[int | None, Any] = {}
         self.own: dict[int, dict[int, int]] = {}
+        self.legal: list[int] | None = None
+        self.legal_set: frozenset[int] = frozenset()
+
+    def legal_ids(self) -> list[int]:
+        """The engine ids of the legal actions, in the engine's order."""
+        if self.legal is None:
+            game = self.state.game
+            self.legal = [game.action_id(a) for a in self.state.legal_actions()]
+            self.legal_set = frozenset(self.legal)
+        return self.legal
+
+    def view(self, seat: int | None) -> Any:
+        """The observation of `seat` as the engine's JSON object (compared, never hashed)."""
+        if seat in self.views:
+            return self.views[seat]
+        view = self.views[seat] = self.state.observation(seat)
+        return view
+
+    def key(self, seat: int | None) -> str:
+        """The information state string of `seat`: its recall digest, written once."""
+        text = self.keys.get(seat)
+        if text is None:
+            text = self.keys[seat] = "recall=" + self.digest(seat).hex()
+        return text
 
     def observation(self, seat: int | None) -> str:
         text = self.obs.get(seat)
         if text is None:
-            text = self.obs[seat] = self.state.observation_string(seat)
+            view = self.view(seat)
+            text = self.obs[seat] = json.dumps(view, sort_keys=True, separators=(",", ":"))
         return text
 
     def digest(self, seat: int | None) -> bytes:
@@ -391,15 +433,16 @@ class _Trail:
         for step in reversed(pending):
             base = step.parent.digests[seat] if step.parent is not None else b""
             own = seat is not None and step.actor == seat and step.action is not None
-            obs = step.observation(seat)
-            if not own and step.parent is not None and obs == step.parent.observation(seat):
+            # Objects compare much faster than their canonical text is written, and most
+            # steps change only some seats' views: the text is made for changed views only.
+            if not own and step.parent is not None and step.view(seat) == step.parent.view(seat):
                 step.digests[seat] = base
                 continue
             h = hashlib.blake2b(base, digest_size=16)
             if own:
                 h.update(b"\x00did %d" % step.action)  # type: ignore[str-format]
             h.update(b"\x00saw ")
-            h.update(obs.encode())
+            h.update(step.observation(seat).encode())
             step.digests[seat] = h.digest()
         return self.digests[seat]
 
@@ -473,8 +516,7 @@ class SpielState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.tianxia_state.current_player():
             return []
-        game = self._game.tianxia_game
-        return [game.action_id(a) for a in self.tianxia_state.legal_actions()]
+        return list(self._trail.legal_ids())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         game = self._game.tianxia_game
@@ -490,13 +532,19 @@ class SpielState(pyspiel.State):
         return int(action)
 
     def _apply_action(self, action: int) -> None:
-        actor = self.tianxia_state.current_player()
+        state = self.tianxia_state
+        actor = state.current_player()
         i = self.engine_id(action)
         try:
             a = self._game.tianxia_game.action_from_id(i)
         except ValueError as e:
             raise IllegalActionError("ENGINE-2", str(e)) from None
-        self._trail = _Trail(self._trail, self.tianxia_state.apply(a), actor, i)
+        trail = self._trail
+        # A search applies actions it was just given as legal: the engine's check, which
+        # names the broken rule, is needed only for the others.
+        known = trail.legal is not None and i in trail.legal_set and actor >= 0
+        after = state.apply_unchecked(a) if known else state.apply(a)
+        self._trail = _Trail(trail, after, actor, i)
 
     def _action_to_string(self, player: int, action: int) -> str:
         n = self._game.num_actions
@@ -540,6 +588,19 @@ class SpielState(pyspiel.State):
                 h.update(world.observation_string(other).encode())
                 trail.digests[other] = h.digest()
         return SpielState(self._game, world, trail)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """The seat's recall digest (`player` defaults to the seat to move), cached.
+
+        Python callers such as OpenSpiel's Python IS-MCTS reach this directly; C++ callers
+        reach the same text through the perfect-recall observer.
+        """
+        seat = self.current_player() if player is None else player
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
+            raise ValueError(f"an information state belongs to a seat, not {seat!r}")
+        if not 0 <= seat < self._game.tianxia_game.players:
+            raise ValueError(f"no seat {seat!r} in a {self._game.tianxia_game.players}-player game")
+        return self._trail.key(int(seat))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
         clone: SpielState = self.clone()
@@ -591,10 +652,9 @@ class Observer:
                 counts[a] = k
 
     def string_from(self, state: SpielState, player: int) -> str:
-        text = state.tianxia_state.observation_string(self._seat(player))
-        if not self.perfect_recall:
-            return text
-        return f"{text} recall={state.trail().digest(self._seat(player)).hex()}"
+        if self.perfect_recall:
+            return state.trail().key(self._seat(player))
+        return state.trail().observation(self._seat(player))
 
 
 def seeded_resampler(seed: int) -> Callable[[SpielState, int], SpielState]:

@@ -26,6 +26,11 @@ def _register_builtin() -> None:
     _BOTS[GreedyBot.NAME] = GreedyBot
     _BOTS[ISMCTSBot.NAME] = ISMCTSBot
     _BOTS[PIMCBot.NAME] = PIMCBot
+    # pyspiel itself is imported only when one of these is made (extra `rl`).
+    from tianxia.bots.reference import OpenSpielISMCTSBot, OpenSpielMCTSBot
+
+    _BOTS[OpenSpielISMCTSBot.NAME] = OpenSpielISMCTSBot
+    _BOTS[OpenSpielMCTSBot.NAME] = OpenSpielMCTSBot
 
 
 def available() -> list[str]:
@@ -38,7 +43,8 @@ def make(name: str, game: Game, seat: int, seed: int = 0, **options: Any) -> Bot
     """A bot called `name` playing `seat` of `game`, with its own stream seeded by `seed`.
 
     Args:
-        name: `random`, `greedy`, `ismcts` or `pimc` (see `available()`).
+        name: `random`, `greedy`, `ismcts`, `pimc`, `openspiel-ismcts` or
+            `openspiel-mcts` (see `available()`).
         game: the loaded variant.
         seat: the seat it plays.
         seed: seeds the bot's random stream; the same seed gives the same decisions.

@@ -32,18 +32,21 @@ def value_for(state: State, seat: int) -> float:
     return _clamp(state.heuristic(seat))
 
 
-def values(state: State) -> list[float]:
-    """`value_for` every seat; in a zero-sum game, centred so that they sum to zero.
+def values(state: State, centre: bool = True) -> list[float]:
+    """`value_for` every seat; in a zero-sum game and with `centre`, centred so that they
+    sum to zero.
 
     Some evaluation hooks score a seat's own progress rather than its lead; where the
     returns are zero-sum, subtracting the mean turns those into leads, so that a search
-    seat does not prefer positions just because everyone is doing well.
+    seat does not prefer positions just because everyone is doing well. A hook that
+    already scores a lead, from values the seat cannot see and a determinisation draws
+    at random, only gains noise from the others' values (`ismcts:centre=0`).
     """
     game = state.game
     if state.is_terminal():
         return [_rescale(game, r) for r in state.returns()]
     hook = [_clamp(v) for v in state.heuristics()]
-    if game.info.utility != "zero_sum":
+    if game.info.utility != "zero_sum" or not centre:
         return hook
     mean = sum(hook) / len(hook)
     return [_clamp(v - mean) for v in hook]

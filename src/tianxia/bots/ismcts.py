@@ -26,6 +26,7 @@ from tianxia.core import CHANCE, TERMINAL, Action, Game, State, sample_chance
 _TOP = 5
 _TERM_SAMPLES = 8
 _DEFAULT_SIMULATIONS = 1000
+_TO_THE_END = "end"
 
 
 class _Node:
@@ -49,7 +50,7 @@ class ISMCTSBot(Bot):
         time_limit: seconds per decision; with both set, whichever ends first.
         exploration: the UCT constant, for values on [-1, 1].
         rollout_depth: random decisions after the new node before the evaluation hook
-            scores the position (0: score it at once).
+            scores the position (0: score it at once; `end`: play to the end of the game).
         prior_visits: each root action starts with this many virtual visits at the value
             the evaluation hook gives it one ply on (as `greedy` judges it), so a small
             budget spread over many actions never plays worse than one ply of look-ahead
@@ -58,6 +59,17 @@ class ISMCTSBot(Bot):
         chance: `closed` (each outcome drawn in the tree gets its own subtree) or `open`
             (outcomes do not branch the tree; decisions after a die share statistics,
             which measured weaker on China and Mandarin).
+        widen_above: progressive widening at decisions with more legal actions than this
+            (0: never). Such a decision visited n times considers only
+            ceil(widen_k * n ** widen_power) of its actions: at the root the best by their
+            one-ply value, below it those tried first (drawn at random), so a search over
+            an auction's hundreds of bids grows deep instead of only wide.
+        widen_k, widen_power: the widening schedule.
+        centre: subtract the seats' mean from the hook's values in a zero-sum game (1)
+            or not (0).
+
+    A game's search room may declare `SEARCH_DEFAULTS`, a dict of these options with the
+    values measured best on that game; options given to the bot override them.
     """
 
     NAME = "ismcts"
@@ -69,10 +81,17 @@ class ISMCTSBot(Bot):
         "prior_visits": 4,
         "prior_worlds": 4,
         "chance": "closed",
+        "widen_above": 0,
+        "widen_k": 2.0,
+        "widen_power": 0.5,
+        "centre": 1,
     }
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
-        super().__init__(game, seat, seed, **options)
+        # A game's search room may set other defaults, chosen by measuring that game.
+        declared = getattr(game.search, "SEARCH_DEFAULTS", {})
+        tuned = {k: v for k, v in declared.items() if k in self.OPTIONS}
+        super().__init__(game, seat, seed, **{**tuned, **options})
         o = self.options
         sims, limit = o["simulations"], o["time_limit"]
         if sims is not None:
@@ -86,9 +105,12 @@ class ISMCTSBot(Bot):
         self.exploration: float = _check_number(
             self.NAME, "exploration", o["exploration"], kind=float, low=0.0
         )
-        self.rollout_depth: int = _check_number(
-            self.NAME, "rollout_depth", o["rollout_depth"], kind=int, low=0
-        )
+        depth = o["rollout_depth"]
+        if depth == _TO_THE_END:
+            # A game's rules end every game (max_game_length), so "to the end" is bounded.
+            self.rollout_depth: int = game.info.max_game_length
+        else:
+            self.rollout_depth = _check_number(self.NAME, "rollout_depth", depth, kind=int, low=0)
         self.prior_visits: int = _check_number(
             self.NAME, "prior_visits", o["prior_visits"], kind=int, low=0
         )
@@ -100,6 +122,19 @@ class ISMCTSBot(Bot):
                 f"{self.NAME}: option chance must be open or closed, not {o['chance']!r}"
             )
         self.closed_chance: bool = o["chance"] == "closed"
+        self.widen_above: int = _check_number(
+            self.NAME, "widen_above", o["widen_above"], kind=int, low=0
+        )
+        self.widen_k: float = _check_number(self.NAME, "widen_k", o["widen_k"], kind=float, low=1.0)
+        self.widen_power: float = _check_number(
+            self.NAME, "widen_power", o["widen_power"], kind=float, low=0.0, high=1.0
+        )
+        centre = o["centre"]
+        if centre not in (0, 1):  # True and False included
+            raise ValueError(f"{self.NAME}: option centre must be 0 or 1, not {centre!r}")
+        self.centre: bool = bool(centre)
+        # The root's actions best first by their one-ply value, for widening there.
+        self._root_rank: dict[Action, int] = {}
         self.last_simulations = 0
         self.last_seconds = 0.0
 
@@ -113,8 +148,13 @@ class ISMCTSBot(Bot):
         start = time.perf_counter()
         deadline = start + self.time_limit if self.time_limit is not None else math.inf
         roots = self._roots(state)
+        self._root_rank = {}
         if self.prior_visits:
             self._seed_root(roots[0][0], state, legal)
+            if self.widen_above and len(legal) > self.widen_above:
+                children = roots[0][0].children
+                order = sorted(legal, key=lambda a: -children[a].total / children[a].visits)
+                self._root_rank = {a: i for i, a in enumerate(order)}
         samples: list[State] = []
         done = 0
         while done < budget:
@@ -138,10 +178,10 @@ class ISMCTSBot(Bot):
 
     def _seed_root(self, root: _Node, state: State, legal: tuple[Action, ...]) -> None:
         """Give each root action `prior_visits` virtual visits at its one-ply value."""
-        seat, rng, n0 = self.seat, self.rng, self.prior_visits
+        seat, rng, n0, centre = self.seat, self.rng, self.prior_visits, self.centre
         worlds = [state.resample_from_infostate(seat, rng) for _ in range(self.prior_worlds)]
         for a in legal:
-            v = sum(values(settle(w.apply_unchecked(a), rng))[seat] for w in worlds)
+            v = sum(values(settle(w.apply_unchecked(a), rng), centre)[seat] for w in worlds)
             child = root.children[a] = _Node(seat)
             child.visits = child.avail = n0
             child.total = n0 * v / len(worlds)
@@ -167,7 +207,7 @@ class ISMCTSBot(Bot):
         while True:
             p = state.current_player()
             if p == TERMINAL:
-                result = values(state)
+                result = values(state, self.centre)
                 break
             if p == CHANCE:
                 outcome = sample_chance(state, rng)
@@ -180,6 +220,8 @@ class ISMCTSBot(Bot):
                 continue
             legal = state.legal_actions()
             children = node.children
+            if self.widen_above and len(legal) > self.widen_above:
+                legal = self._widened(node, root, legal)
             untried = [a for a in legal if a not in children]
             if untried:
                 for a in legal:
@@ -209,18 +251,34 @@ class ISMCTSBot(Bot):
             n.total += result[n.player]
         root.visits += 1
 
+    def _widened(self, node: _Node, root: _Node, legal: tuple[Action, ...]) -> tuple[Action, ...]:
+        """The actions a widened decision considers after `node.visits` visits."""
+        width = max(1, math.ceil(self.widen_k * (node.visits + 1) ** self.widen_power))
+        if width >= len(legal):
+            return legal
+        if node is root and self._root_rank:
+            rank = self._root_rank
+            last = len(rank)
+            return tuple(a for a in legal if rank.get(a, last) < width) or legal[:width]
+        children = node.children
+        tried = tuple(a for a in legal if a in children)
+        if len(tried) >= width:
+            return tried
+        # Room for one more: the walk below expands one untried action, drawn at random.
+        return legal
+
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
         decisions = 0
         while True:
             p = state.current_player()
             if p == TERMINAL:
-                return values(state)
+                return values(state, self.centre)
             if p == CHANCE:
                 state = state.apply_unchecked(sample_chance(state, rng))
                 continue
             if decisions >= self.rollout_depth:
-                return values(state)
+                return values(state, self.centre)
             state = state.apply_unchecked(rng.choice(state.legal_actions()))
             decisions += 1
 
@@ -280,10 +338,10 @@ class PIMCBot(ISMCTSBot):
 
     def _seed_root(self, root: _Node, state: State, legal: tuple[Action, ...]) -> None:
         """Give each root action `prior_visits` virtual visits at its one-ply value."""
-        seat, rng, n0 = self.seat, self.rng, self.prior_visits
+        seat, rng, n0, centre = self.seat, self.rng, self.prior_visits, self.centre
         worlds = [state.resample_from_infostate(seat, rng) for _ in range(self.prior_worlds)]
         for a in legal:
-            v = sum(values(settle(w.apply_unchecked(a), rng))[seat] for w in worlds)
+            v = sum(values(settle(w.apply_unchecked(a), rng), centre)[seat] for w in worlds)
             child = root.children[a] = _Node(seat)
             child.visits = child.avail = n0
             child.total = n0 * v / len(worlds)

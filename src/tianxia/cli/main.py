@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 
 import typer
 
@@ -34,4 +35,7 @@ def _root(
 
 def main() -> None:
     _load_commands()
+    from tianxia.cli.tournament import ray_address_optional
+
+    sys.argv[1:] = ray_address_optional(sys.argv[1:])
     app()

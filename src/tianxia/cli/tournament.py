@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 
@@ -40,10 +41,21 @@ def tournament(
     out: Path = typer.Option(
         Path("runs/tournament"), "--out", help="folder for logs, results and charts (git-ignored)"
     ),
+    ray: str | None = typer.Option(
+        None,
+        "--ray",
+        metavar="[ADDRESS]",
+        help="play the games as Ray tasks: on the cluster at ADDRESS, or (alone, or "
+        "`local`) on a private one on this machine",
+    ),
+    fresh: bool = typer.Option(
+        False, "--fresh", help="forget the games of an earlier run in --out instead of resuming"
+    ),
 ) -> None:
     """Play N games between bots with seats rotated; rate them and chart the results.
 
-    With fewer entrants than seats the last one fills the empty seats.
+    With fewer entrants than seats the last one fills the empty seats. Every finished game
+    is written to OUT/games.jsonl at once; the same command run again resumes from it.
     """
     from tianxia.play import GameRecord, Tournament
     from tianxia.play.tournament import Forecast, default_workers, format_seconds
@@ -59,22 +71,43 @@ def tournament(
     except ValueError as e:
         raise typer.BadParameter(str(e)) from e
     console = Console()
-    jobs = workers or default_workers()
-    forecast = Forecast(plan, jobs)
-    if n > 1:
-        forecast.probe()
-    with progress_bar(console) as bar:
-        task = bar.add_task(f"{game_name} {game.players}p", total=n, left=None, at=0.0)
+    journal = out / "games.jsonl"
+    if fresh:
+        journal.unlink(missing_ok=True)
+    elif journal.exists():
+        held = max(0, len(journal.read_text(encoding="utf-8").splitlines()) - 1)
+        console.print(f"resuming from {journal}: {held} games already played")
+    with contextlib.ExitStack() as stack:
+        pool = None
+        if ray is not None:
+            from tianxia.play.cluster import RayPool
 
-        def on_game(record: GameRecord) -> None:
-            forecast.add(record)
-            if len(forecast.done) == 1 and n > 1:
-                bar.console.print(
-                    f"first game: {format_seconds(record.seconds)}; {forecast.summary()}"
-                )
-            bar.update(task, advance=1, left=forecast.remaining(), at=time.monotonic())
+            try:
+                pool = stack.enter_context(RayPool(ray, cpus=workers or None))
+            except ValueError as e:
+                raise typer.BadParameter(str(e)) from e
+            jobs = pool.workers()
+            console.print(f"Ray at {ray}: {jobs} CPUs")
+        else:
+            jobs = workers or default_workers()
+        forecast = Forecast(plan, jobs)
+        if n > 1:
+            forecast.probe()
+        with progress_bar(console) as bar:
+            task = bar.add_task(f"{game_name} {game.players}p", total=n, left=None, at=0.0)
 
-        result = plan.run(workers=jobs, on_game=on_game)
+            def on_game(record: GameRecord) -> None:
+                forecast.add(record)
+                if len(forecast.done) == 1 and n > 1:
+                    bar.console.print(
+                        f"first game: {format_seconds(record.seconds)}; {forecast.summary()}"
+                    )
+                bar.update(task, advance=1, left=forecast.remaining(), at=time.monotonic())
+
+            try:
+                result = plan.run(workers=jobs, on_game=on_game, journal=journal, pool=pool)
+            except ValueError as e:
+                raise typer.BadParameter(str(e)) from e
     table = Table(title=f"{game.info.title}: {n} games, {game.players} players, seed {seed}")
     for col in result.COLUMNS:
         table.add_column(col, justify="left" if col == "bot" else "right")
@@ -83,6 +116,18 @@ def tournament(
     console.print(table)
     for path in result.save(out):
         console.print(f"wrote {path}")
+
+
+def ray_address_optional(argv: list[str]) -> list[str]:
+    """`argv` with a bare `--ray` (last, or followed by another option) made `--ray=local`.
+
+    The option's value is optional on the command line, which typer cannot declare.
+    """
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--ray" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out[i] = "--ray=local"
+    return out
 
 
 class TimeLeftColumn(ProgressColumn):

@@ -9,6 +9,10 @@ Seating: with as many entrants as seats, game `i` rotates them by `i` seats. Wit
 the last entrant fills the empty seats (`greedy,random` at four seats is one greedy bot
 against three random ones) and the line-up is rotated the same way. With more, game `i`
 seats a rotating window of them.
+
+Games run in this process, over a process pool, or as Ray tasks (`tianxia.play.cluster`).
+With a journal, each finished game is appended to it at once, and a run given the journal
+of an interrupted one plays only the games it lacks.
 """
 
 from __future__ import annotations
@@ -20,10 +24,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tianxia.core import Action, Game, Match, State, load_game
 from tianxia.play.runner import BotSpec, play_match, shares_of_win
+
+if TYPE_CHECKING:
+    from tianxia.play.cluster import RayPool
 
 _GAME_SEED_STRIDE = 100_003
 _BOT_SEED_STRIDE = 7_919
@@ -62,6 +69,19 @@ class GameRecord:
     stats: list[SeatStats]
     log: dict[str, Any] = field(repr=False)
     seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        return cls(
+            **{
+                **data,
+                "seats": tuple(data["seats"]),
+                "stats": [SeatStats(**st) for st in data["stats"]],
+            }
+        )
 
 
 @dataclass
@@ -168,32 +188,114 @@ class Tournament:
         return out
 
     def run(
-        self, workers: int = 1, on_game: Callable[[GameRecord], None] | None = None
+        self,
+        workers: int = 1,
+        on_game: Callable[[GameRecord], None] | None = None,
+        journal: str | Path | None = None,
+        pool: RayPool | None = None,
     ) -> TournamentResult:
-        """Play every game, over `workers` processes (1: in this process).
+        """Play every game, over `workers` processes (1: in this process) or Ray's `pool`.
 
-        `on_game` is called in this process as each game finishes (for a progress bar).
+        `on_game` is called in this process as each game finishes (for a progress bar),
+        first for each game the journal already holds. With `journal`, a JSON-lines file,
+        every finished game is appended to it at once; games it holds are not played
+        again, so an interrupted tournament resumes where it stopped.
+
+        Raises:
+            ValueError: bad `workers`, or a journal written by another tournament.
         """
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a whole number >= 1, not {workers!r}")
         spec = self.game.spec()
         entrants = [str(s) for s in self.entrants]
-        plans = self.seatings()
-        records: list[GameRecord] = []
-        if workers == 1 or len(plans) == 1:
+        book = Journal(journal, self) if journal is not None else None
+        records = book.load() if book is not None else []
+        have = {r.index for r in records}
+        plans = [p for p in self.seatings() if p.index not in have]
+        if on_game is not None:
+            for r in records:
+                on_game(r)
+
+        def finished(record: GameRecord) -> None:
+            records.append(record)
+            if book is not None:
+                book.append(record)
+            if on_game is not None:
+                on_game(record)
+
+        if not plans:
+            pass
+        elif pool is not None:
+            for record in pool.play(spec, entrants, plans):
+                finished(record)
+        elif workers == 1 or len(plans) == 1:
             for plan in plans:
-                records.append(play_seating(spec, entrants, plan, self.game))
-                if on_game is not None:
-                    on_game(records[-1])
+                finished(play_seating(spec, entrants, plan, self.game))
         else:
-            with ProcessPoolExecutor(max_workers=min(workers, len(plans))) as pool:
-                futures = [pool.submit(play_seating, spec, entrants, p) for p in plans]
+            with ProcessPoolExecutor(max_workers=min(workers, len(plans))) as processes:
+                futures = [processes.submit(play_seating, spec, entrants, p) for p in plans]
                 for done in as_completed(futures):
-                    records.append(done.result())
-                    if on_game is not None:
-                        on_game(records[-1])
+                    finished(done.result())
         records.sort(key=lambda r: r.index)
         return TournamentResult(self.game, self.labels, records, self.seed)
+
+    def identity(self) -> dict[str, Any]:
+        """What fixes every game's plan: the variant, the entrants and the seed.
+
+        The number of games does not: game `i` is the same in a tournament of any length.
+        """
+        return {**self.game.spec(), "entrants": [str(s) for s in self.entrants], "seed": self.seed}
+
+
+class Journal:
+    """Finished games of one tournament, a JSON line each, written as they finish.
+
+    The first line names the tournament (`Tournament.identity`); a journal of another
+    tournament is refused rather than mixed in. A last line cut short by an interruption
+    is dropped (that game is played again).
+    """
+
+    def __init__(self, path: str | Path, tournament: Tournament) -> None:
+        self.path = Path(path)
+        self.tournament = tournament
+        self.identity = json.loads(json.dumps(tournament.identity()))
+
+    def load(self) -> list[GameRecord]:
+        """The games already played (of this tournament's length), starting the file if new.
+
+        Raises:
+            ValueError: the journal belongs to another tournament.
+        """
+        if not self.path.exists() or not self.path.read_bytes().strip():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps({"tournament": self.identity}) + "\n", "utf-8")
+            return []
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        head = json.loads(lines[0]).get("tournament")
+        if head != self.identity:
+            raise ValueError(
+                f"{self.path} holds the games of another tournament ({head}); "
+                "choose another output folder or remove it"
+            )
+        found: dict[int, GameRecord] = {}
+        kept = [lines[0]]
+        for line in lines[1:]:
+            try:
+                record = GameRecord.from_json(json.loads(line))
+            except (ValueError, TypeError, KeyError):
+                continue  # cut short when the run was stopped: that game is played again
+            kept.append(line)
+            if record.index < self.tournament.games:
+                found[record.index] = record
+        if len(kept) != len(lines):
+            self.path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+        return [found[i] for i in sorted(found)]
+
+    def append(self, record: GameRecord) -> None:
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(record.to_json(), separators=(",", ":")) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def _unique_labels(labels: list[str]) -> list[str]:

@@ -1,0 +1,195 @@
+"""Issue 19's lines: our bots against OpenSpiel's IS-MCTS and the field, with intervals.
+
+    .venv/bin/python benchmarks/bots/lines.py                       # the full size (hours)
+    .venv/bin/python benchmarks/bots/lines.py greatwall --games 12 --players 2 --workers 2
+    .venv/bin/python benchmarks/bots/lines.py --ray HEAD:6379       # on a Ray cluster
+
+Per game and player count (the smallest and a typical one), with seats rotated and one
+bot against the other entrant in every other seat:
+
+- `vs-os-random`: ismcts against OpenSpiel's ISMCTSBot with random rollouts to the end,
+  both at --simulations a move;
+- `vs-os-hook`: the same against OpenSpiel's ISMCTSBot with our hook after 4 random steps;
+- `vs-os-time`: ismcts given, as a time limit, OpenSpiel's (hook) measured seconds per
+  search in `vs-os-hook`, against it at --simulations (equal time per move);
+- `greedy-random`, `ismcts-greedy`: the targets of issue 8, ismcts at --simulations.
+
+Targets: 60% of games (two seats) or 1.5 times the fair share (more) against OpenSpiel;
+80% / 2x for greedy against random, 65% / 1.6x for ismcts against greedy. Every win rate
+has its 95% Wilson interval (ties count half a win, or a share of one). Each line is a
+tournament with a journal under --runs, so an interrupted run resumes where it stopped.
+Results are appended to `lines.json` and `lines.md` next to this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import json
+import math
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import tianxia
+from tianxia.play import Tournament
+from tianxia.play.benchmark import typical_players
+
+HERE = Path(__file__).parent
+LINES = ("greedy-random", "ismcts-greedy", "vs-os-random", "vs-os-hook", "vs-os-time")
+TARGETS = {
+    "greedy-random": (0.80, 2.0),
+    "ismcts-greedy": (0.65, 1.6),
+    "vs-os-random": (0.60, 1.5),
+    "vs-os-hook": (0.60, 1.5),
+    "vs-os-time": (0.60, 1.5),
+}
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion `wins / n`."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def entrants(line: str, sims: int, per_search: float | None) -> tuple[str, str]:
+    ours = f"ismcts:simulations={sims}"
+    theirs = f"openspiel-ismcts:simulations={sims}"
+    if line == "greedy-random":
+        return "greedy", "random"
+    if line == "ismcts-greedy":
+        return ours, "greedy"
+    if line == "vs-os-random":
+        return ours, f"{theirs}:rollouts=random"
+    if line == "vs-os-hook":
+        return ours, f"{theirs}:rollouts=hook"
+    assert per_search is not None
+    return f"ismcts:time_limit={per_search:.4f}", f"{theirs}:rollouts=hook"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("names", nargs="*", metavar="GAME", help="games (default: every game)")
+    parser.add_argument("--lines", nargs="*", default=list(LINES), choices=LINES)
+    parser.add_argument("--games", type=int, default=100, help="games a line")
+    parser.add_argument("--simulations", type=int, default=200)
+    parser.add_argument("--players", type=int, nargs="*", help="player counts (default: typical)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS")
+    parser.add_argument("--runs", type=Path, default=HERE / "runs")
+    parser.add_argument("--out", type=Path, default=HERE)
+    args = parser.parse_args(argv)
+    store = args.out / "lines.json"
+    report: dict[str, Any] = (
+        json.loads(store.read_text(encoding="utf-8")) if store.exists() else {"runs": []}
+    )
+    run: dict[str, Any] = {
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": " ".join(platform.uname()),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "command": " ".join(["benchmarks/bots/lines.py", *(argv or sys.argv[1:])]),
+        "rows": [],
+    }
+    report["runs"].append(run)
+    with contextlib.ExitStack() as stack:
+        pool = None
+        if args.ray is not None:
+            from tianxia.play.cluster import RayPool
+
+            pool = stack.enter_context(RayPool(args.ray, cpus=args.workers))
+        for name in args.names or tianxia.list_games():
+            for n in args.players or typical_players(name):
+                game = tianxia.load_game(name, players=n)
+                per_search: float | None = None
+                for line in args.lines:
+                    if line == "vs-os-time" and per_search is None:
+                        continue  # needs vs-os-hook first, for OpenSpiel's time per search
+                    bot, opponent = entrants(line, args.simulations, per_search)
+                    started = time.perf_counter()
+                    plan = Tournament(game, [bot, opponent], args.games, seed=args.seed)
+                    folder = args.runs / f"{name}-{n}p-{line}"
+                    result = plan.run(
+                        workers=args.workers, journal=folder / "games.jsonl", pool=pool
+                    )
+                    result.save(folder)
+                    mine, other = result.standings
+                    if line == "vs-os-hook" and other.simulations:
+                        searches = other.simulations / args.simulations
+                        per_search = other.search_seconds / searches
+                    goal2, goal_more = TARGETS[line]
+                    low, high = wilson(mine.wins, mine.seat_games)
+                    row = {
+                        "game": name,
+                        "players": n,
+                        "line": line,
+                        "bot": bot,
+                        "opponent": opponent,
+                        "games": args.games,
+                        "seat_games": mine.seat_games,
+                        "wins": mine.wins,
+                        "win_rate": mine.win_rate,
+                        "low": low,
+                        "high": high,
+                        "share_ratio": mine.share_ratio,
+                        "target": f">= {goal2:.0%}" if n == 2 else f">= {goal_more}x fair",
+                        "met": mine.win_rate >= goal2 if n == 2 else mine.share_ratio >= goal_more,
+                        "bot_ms_per_move": 1000 * mine.seconds_per_decision,
+                        "bot_sims_per_second": mine.simulations_per_second,
+                        "opponent_ms_per_move": 1000 * other.seconds_per_decision,
+                        "opponent_sims_per_second": other.simulations_per_second,
+                        "wall_seconds": time.perf_counter() - started,
+                    }
+                    run["rows"].append(row)
+                    print(_row_text(row), flush=True)
+                    store.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+                    store.with_suffix(".md").write_text(markdown(report), encoding="utf-8")
+    return 0
+
+
+def _row_text(r: dict[str, Any]) -> str:
+    return (
+        f"{r['game']} {r['players']}p {r['line']}: {r['bot']} vs {r['opponent']}: "
+        f"{r['wins']:g}/{r['seat_games']} = {r['win_rate']:.0%} "
+        f"[{r['low']:.0%}, {r['high']:.0%}], {r['share_ratio']:.2f}x fair "
+        f"({r['target']}: {'met' if r['met'] else 'MISSED'}), {r['wall_seconds']:.0f}s"
+    )
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """Every run as a Markdown table."""
+    out = []
+    for run in report["runs"]:
+        out.append(f"## Run of {run['date']}\n")
+        out.append(f"Machine: `{run['machine']}`, {run['cores']} cores, Python {run['python']}.")
+        out.append(f"Command: `{run['command']}`\n")
+        out.append(
+            "| game | p | line | bot | vs | games | win % [95% CI] | × fair [95% CI] | target "
+            "| met | bot ms/move | bot sims/s | vs ms/move | vs sims/s |"
+        )
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for r in run["rows"]:
+            p = r["players"]
+            out.append(
+                f"| {r['game']} | {p} | {r['line']} | `{r['bot']}` | `{r['opponent']}` "
+                f"| {r['games']} | {100 * r['win_rate']:.0f} [{100 * r['low']:.0f}, "
+                f"{100 * r['high']:.0f}] | {r['share_ratio']:.2f} [{p * r['low']:.2f}, "
+                f"{p * r['high']:.2f}] | {r['target']} | {'yes' if r['met'] else 'no'} "
+                f"| {r['bot_ms_per_move']:.0f} | {r['bot_sims_per_second']:.0f} "
+                f"| {r['opponent_ms_per_move']:.0f} | {r['opponent_sims_per_second']:.0f} |"
+            )
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
