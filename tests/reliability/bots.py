@@ -135,6 +135,14 @@ class Conn:
         self.ws = ws
         self.view: dict[str, Any] = {}
         self.answers: dict[str, list[dict[str, Any]]] = {}
+        # The answers' frames as they came, byte for byte (the duplicates compare them).
+        self.raw: dict[str, list[str]] = {}
+        self.views: list[dict[str, Any]] = []
+        self.keep_views = False
+        # The server's rate limit (30 messages/s, a burst of 60), kept on this side so
+        # a harness that sends fast is never told to slow down.
+        self.tokens = 50.0
+        self.stamp = time.monotonic()
         self.errors: list[dict[str, Any]] = []
         self.got = asyncio.Event()
         self.reader = asyncio.create_task(self._read())
@@ -160,8 +168,11 @@ class Conn:
                 msg = json.loads(raw)
                 if msg["type"] == "view":
                     self.view = msg
+                    if self.keep_views:
+                        self.views.append(msg)
                 elif "action_id" in msg:
                     self.answers.setdefault(msg["action_id"], []).append(msg)
+                    self.raw.setdefault(msg["action_id"], []).append(raw)
                 elif msg["type"] == "error":
                     self.errors.append(msg)
                 self.got.set()
@@ -172,6 +183,29 @@ class Conn:
 
     async def send(self, msg: dict[str, Any] | str) -> None:
         await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    async def paced(self, msg: dict[str, Any]) -> None:
+        """Send within the server's rate limit (25 a second here, under its 30)."""
+        while True:
+            now = time.monotonic()
+            self.tokens = min(50.0, self.tokens + (now - self.stamp) * 25.0)
+            self.stamp = now
+            if self.tokens >= 1.0:
+                self.tokens -= 1.0
+                break
+            await asyncio.sleep((1.0 - self.tokens) / 25.0)
+        await self.send(msg)
+
+    def abort(self) -> None:
+        """Drop the TCP connection without a close frame: a reset (SO_LINGER 0)."""
+        import socket
+        import struct
+
+        transport = self.ws.transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        transport.abort()
 
     async def wait(self, ready: Any, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout

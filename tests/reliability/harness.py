@@ -51,7 +51,9 @@ def hooked(url: str, folder: Path, tap: bool = True, fixed_port: bool = False) -
     env = {"TIANXIA_TEST_HOOKS": "1"}
     if tap:
         env["TIANXIA_TEST_TAP"] = str(folder / "tap.jsonl")
-    return Server(url, folder, env=env, port=free_port() if fixed_port else 0)
+    # Forked from a warm parent: a start costs a few tenths of a second, not seconds,
+    # and the crash and duplicates harnesses start servers dozens of times.
+    return Server(url, folder, env=env, port=free_port() if fixed_port else 0, forked=True)
 
 
 @contextmanager

@@ -418,6 +418,8 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
         conn.board = msg.board
         conn.lang = msg.lang
         conn.sent_seq = min(msg.last_seq, live.table.seq)
+        if hooks is not None and hooks.skip_an_event and msg.last_seq:
+            conn.sent_seq = min(msg.last_seq + 1, live.table.seq)
         conn.sent_final = False
         live.player_returns(conn.seat)
         live.conns.add(conn)

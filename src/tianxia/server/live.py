@@ -308,10 +308,11 @@ class LiveGame:
     # --- the one path of change ----------------------------------------------------------
     async def act(self, conn: Connection, msg: P.Act) -> dict[str, Any]:
         """Check, apply, commit, then answer; the caller broadcasts after an accept."""
-        if msg.action_id in self.replies:
+        forget = self.hub.hooks is not None and self.hub.hooks.forget_resends
+        if msg.action_id in self.replies and not forget:
             return self._in_language(self.replies[msg.action_id], conn.lang)
         reply = await self._act(conn, msg)
-        if reply["type"] == "refused":
+        if reply["type"] == "refused" and not forget:
             # A resend of an action this game took before a restart is refused as stale
             # or conflicting; the database still knows its first result, which is the
             # answer. Only refusals pay for the look-up.
