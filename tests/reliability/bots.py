@@ -137,8 +137,8 @@ class Conn:
         self.answers: dict[str, list[dict[str, Any]]] = {}
         # The answers' frames as they came, byte for byte (the duplicates compare them).
         self.raw: dict[str, list[str]] = {}
-        self.views: list[dict[str, Any]] = []
-        self.keep_views = False
+        # Every frame as it came, when a harness asks for them (set to a list).
+        self.frames: list[str] | None = None
         # The server's rate limit (30 messages/s, a burst of 60), kept on this side so
         # a harness that sends fast is never told to slow down.
         self.tokens = 50.0
@@ -166,10 +166,10 @@ class Conn:
         try:
             async for raw in self.ws:
                 msg = json.loads(raw)
+                if self.frames is not None:
+                    self.frames.append(raw)
                 if msg["type"] == "view":
                     self.view = msg
-                    if self.keep_views:
-                        self.views.append(msg)
                 elif "action_id" in msg:
                     self.answers.setdefault(msg["action_id"], []).append(msg)
                     self.raw.setdefault(msg["action_id"], []).append(raw)

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
@@ -185,6 +186,9 @@ class _Pool:
         try:
             if isinstance(message, str) and message.startswith("\x00UTF8"):
                 self.ws.send(b"\xff\xfe" + message[5:].encode(), text=True)
+            elif isinstance(message, str) and not _encodable(message):
+                # A lone surrogate has no UTF-8: on the wire it is invalid UTF-8.
+                self.ws.send(message.encode("utf-8", "surrogatepass"), text=True)
             else:
                 self.ws.send(message)
             while True:
@@ -211,6 +215,14 @@ class _Pool:
             self.wrong.append(f"{kind} after {str(message)[:80]!r}")
 
 
+def _encodable(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _is_hello(message: str | bytes) -> bool:
     if isinstance(message, bytes):
         return False
@@ -221,6 +233,37 @@ def _is_hello(message: str | bytes) -> bool:
     return isinstance(data, dict) and data.get("type") == "hello"
 
 
+# Drawn once per test process: hypothesis spends about 4 ms of CPU on each schema
+# message (its recursive values), and with `derandomize` both databases are sent the
+# same inputs anyway; the two tests share one xdist group, so one process draws them.
+_drawn: dict[int, list[list[str | bytes]]] = {}
+
+
+def _inputs(n: int) -> list[list[str | bytes]]:
+    if n not in _drawn:
+        _drawn[n] = [_draw(_schema_message, n), _draw(_raw(), n)]
+    return _drawn[n]
+
+
+def _draw(strategy: st.SearchStrategy[Any], n: int) -> list[str | bytes]:
+    texts: list[str | bytes] = []
+
+    @settings(
+        max_examples=n,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(message=strategy)
+    def draw(message: Any) -> None:
+        texts.append(message if isinstance(message, str | bytes) else _dumps(message))
+
+    draw()
+    return texts
+
+
+@pytest.mark.xdist_group("garbage")
 def test_garbage_changes_nothing(url: str, backend: str, tmp_path: Path) -> None:
     started = time.monotonic()
     n = size(SCHEMA_INPUTS)
@@ -236,25 +279,13 @@ def test_garbage_changes_nothing(url: str, backend: str, tmp_path: Path) -> None
             now = server_state(server.base, gid)
             checks.append((now["seq"], now["state_hash"]) == (before["seq"], before["state_hash"]))
 
-        for strategy in (_schema_message, _raw()):
-
-            @settings(
-                max_examples=n,
-                deadline=None,
-                database=None,
-                derandomize=True,
-                suppress_health_check=list(HealthCheck),
-            )
-            @given(message=strategy)
-            def feed(message: Any) -> None:
-                text = message if isinstance(message, str | bytes) else _dumps(message)
+        for texts in _inputs(n):
+            for text in texts:
                 pool.send(text)
                 if pool.sent % 2000 == 0:
                     check()
                 if pool.sent == n // 5:
                     rss.append(rss_kib(server.pid))  # after warming up
-
-            feed()
         pool.close()
         check()
         rss.append(rss_kib(server.pid))

@@ -8,10 +8,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import parse_qs
 
-from fastapi import FastAPI, HTTPException, Query
+from fastapi import Body, FastAPI, HTTPException, Query
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tianxia.server.live import Hub, LiveGame, state_hash
@@ -134,6 +134,14 @@ def add_test_routes(app: FastAPI, hooks: Hooks) -> None:
                 "events": t.events_for(seat),
             }
 
+    @app.post("/api/test/games/{game_id}/chance", include_in_schema=False)
+    async def test_chance(game_id: str, outcomes: Annotated[list[str], Body()]) -> dict[str, Any]:
+        """The chance outcomes (notation) the game's next chance events take, in order."""
+        live = await live_of(app, game_id)
+        async with live.lock:
+            _script_chance(live.table.match, outcomes)
+            return {"queued": len(outcomes)}
+
     @app.get("/api/test/games/{game_id}/view_hash", include_in_schema=False)
     async def test_view_hash(
         game_id: str,
@@ -168,3 +176,25 @@ def _decider(m: Any, i: int) -> int | None:
 
     who = m.seat_of(i)
     return None if who == CHANCE else int(who)
+
+
+def _script_chance(match: Any, outcomes: list[str]) -> None:
+    """From now on `match` resolves chance with `outcomes` (notation) in order, then
+    from its stream again: the non-interference harness decides what chance deals."""
+    from tianxia.core import CHANCE
+    from tianxia.core.match import sample_chance
+
+    queue = list(outcomes)
+
+    def resolve() -> list[Any]:
+        drawn = []
+        while match.state.current_player() == CHANCE:
+            if queue:
+                a = match.state.check(match.state.to_action(queue.pop(0)))
+            else:
+                a = sample_chance(match.state, match.rng)
+            match.play(a)
+            drawn.append(a)
+        return drawn
+
+    match.resolve_chance = resolve
