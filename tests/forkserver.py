@@ -25,8 +25,8 @@ PR_SET_PDEATHSIG = 1
 
 
 def _warm() -> None:
-    import uvicorn  # noqa: F401
-    import websockets.legacy.server  # noqa: F401
+    import uvicorn
+    import uvicorn.protocols.websockets.websockets_sansio_impl  # noqa: F401
     from alembic import command  # noqa: F401
     from alembic.config import Config  # noqa: F401
     from sqlalchemy.dialects import postgresql, sqlite  # noqa: F401

@@ -371,6 +371,13 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
                 await _handle(live, conn, text)
         except (WebSocketDisconnect, WebSocketDisconnected):
             pass  # the client went away, perhaps while it was being answered
+        except RuntimeError as e:
+            # uvicorn closed the socket itself (a heartbeat left unanswered) while this
+            # handler was answering: it says so with a bare RuntimeError, not a
+            # disconnect. Anything else is a fault and goes on up.
+            if "after sending 'websocket.close'" not in str(e):
+                raise
+            log.info("game %s: a connection the heartbeat closed was being answered", live.id)
         finally:
             live.conns.discard(conn)
 
