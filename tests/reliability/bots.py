@@ -135,6 +135,14 @@ class Conn:
         self.ws = ws
         self.view: dict[str, Any] = {}
         self.answers: dict[str, list[dict[str, Any]]] = {}
+        # The answers' frames as they came, byte for byte (the duplicates compare them).
+        self.raw: dict[str, list[str]] = {}
+        # Every frame as it came, when a harness asks for them (set to a list).
+        self.frames: list[str] | None = None
+        # The server's rate limit (30 messages/s, a burst of 60), kept on this side so
+        # a harness that sends fast is never told to slow down.
+        self.tokens = 50.0
+        self.stamp = time.monotonic()
         self.errors: list[dict[str, Any]] = []
         self.got = asyncio.Event()
         self.reader = asyncio.create_task(self._read())
@@ -158,10 +166,13 @@ class Conn:
         try:
             async for raw in self.ws:
                 msg = json.loads(raw)
+                if self.frames is not None:
+                    self.frames.append(raw)
                 if msg["type"] == "view":
                     self.view = msg
                 elif "action_id" in msg:
                     self.answers.setdefault(msg["action_id"], []).append(msg)
+                    self.raw.setdefault(msg["action_id"], []).append(raw)
                 elif msg["type"] == "error":
                     self.errors.append(msg)
                 self.got.set()
@@ -172,6 +183,29 @@ class Conn:
 
     async def send(self, msg: dict[str, Any] | str) -> None:
         await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    async def paced(self, msg: dict[str, Any]) -> None:
+        """Send within the server's rate limit (25 a second here, under its 30)."""
+        while True:
+            now = time.monotonic()
+            self.tokens = min(50.0, self.tokens + (now - self.stamp) * 25.0)
+            self.stamp = now
+            if self.tokens >= 1.0:
+                self.tokens -= 1.0
+                break
+            await asyncio.sleep((1.0 - self.tokens) / 25.0)
+        await self.send(msg)
+
+    def abort(self) -> None:
+        """Drop the TCP connection without a close frame: a reset (SO_LINGER 0)."""
+        import socket
+        import struct
+
+        transport = self.ws.transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        transport.abort()
 
     async def wait(self, ready: Any, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout

@@ -51,7 +51,9 @@ def hooked(url: str, folder: Path, tap: bool = True, fixed_port: bool = False) -
     env = {"TIANXIA_TEST_HOOKS": "1"}
     if tap:
         env["TIANXIA_TEST_TAP"] = str(folder / "tap.jsonl")
-    return Server(url, folder, env=env, port=free_port() if fixed_port else 0)
+    # Forked from a warm parent: a start costs a few tenths of a second, not seconds,
+    # and the crash and duplicates harnesses start servers dozens of times.
+    return Server(url, folder, env=env, port=free_port() if fixed_port else 0, forked=True)
 
 
 @contextmanager
@@ -177,7 +179,7 @@ def read_back(url: str) -> dict[str, Stored]:
     try:
         for row in store.list_games():
             rows = store.log(row["id"])
-            game = _game(row["game"], row["players"], row["options"])
+            game = _game(row["game"], row["players"], row["options"], row["rules_version"])
             match = Match(game, seed=row["seed"])
             mismatch = None
             for r in rows:
@@ -192,13 +194,17 @@ def read_back(url: str) -> dict[str, Stored]:
     return out
 
 
-_games: dict[tuple[str, int, str], Any] = {}
+_games: dict[tuple[str, int, str, int], Any] = {}
 
 
-def _game(name: str, players: int, options: str) -> Any:
+def _game(name: str, players: int, options: str, version: int) -> Any:
+    """The variant as the server plays it: an older rules version under the options
+    that keep its rules."""
     import tianxia
+    from tianxia.core.registry import game_class
 
-    key = (name, players, options)
+    key = (name, players, options, version)
     if key not in _games:
-        _games[key] = tianxia.load_game(name, players=players, **json.loads(options))
+        kept = game_class(name).options_of_version(version, json.loads(options))
+        _games[key] = tianxia.load_game(name, players=players, **kept)
     return _games[key]

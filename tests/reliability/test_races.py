@@ -11,15 +11,19 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from .bots import Conn
-from .harness import TITLES, hooked, new_game, running, server_state, size, unhandled, write_summary
+from .harness import TITLES, hooked, new_game, running, size, unhandled, write_summary
 
 TRIALS = 1000  # per database: 2,000 in all
 K = 3  # connections per seat
 GAMES = 4  # played side by side: each connection stays under the rate limit
 
 
-async def _game_trials(base: str, title: str, trials: int, rng: random.Random) -> dict[str, int]:
+async def _game_trials(
+    base: str, http: httpx.AsyncClient, title: str, trials: int, rng: random.Random
+) -> dict[str, int]:
     counts = {"trials": 0, "exactly_one": 0, "refused_stale": 0, "other": 0, "games": 0}
     while counts["trials"] < trials:
         gid, secrets = await asyncio.to_thread(new_game, base, title, TITLES[title])
@@ -27,7 +31,7 @@ async def _game_trials(base: str, title: str, trials: int, rng: random.Random) -
         conns = [[await Conn.open(base, gid, s) for _ in range(K)] for s in secrets]
         try:
             while counts["trials"] < trials:
-                state = await asyncio.to_thread(server_state, base, gid)
+                state = (await http.get(f"/api/test/games/{gid}")).json()
                 if state["status"] != "running":
                     break
                 mover = conns[state["to_move"]]
@@ -45,8 +49,9 @@ async def _game_trials(base: str, title: str, trials: int, rng: random.Random) -
                     }
                     for _ in mover
                 ]
-                # The barrier: every frame written before any answer is read.
-                await asyncio.gather(*(c.send(m) for c, m in zip(mover, msgs)))
+                # The barrier: every frame written before any answer is read (each
+                # connection kept under the rate limit on this side).
+                await asyncio.gather(*(c.paced(m) for c, m in zip(mover, msgs)))
                 replies = [(await c.answers_to(m["action_id"]))[0] for c, m in zip(mover, msgs)]
                 counts["trials"] += 1
                 accepted = [r for r in replies if r["type"] == "accepted"]
@@ -57,8 +62,6 @@ async def _game_trials(base: str, title: str, trials: int, rng: random.Random) -
                         counts["refused_stale"] += 1
                     elif r["type"] != "accepted":
                         counts["other"] += 1
-                # Each connection sends once per trial its seat moves: stay under 30/s.
-                await asyncio.sleep(0.02)
         finally:
             for row in conns:
                 for c in row:
@@ -77,14 +80,19 @@ def test_of_k_conflicting_actions_exactly_one_is_accepted(
 
         async def main() -> list[dict[str, int]]:
             share = [total // GAMES + (1 if i < total % GAMES else 0) for i in range(GAMES)]
-            return await asyncio.gather(
-                *(
-                    _game_trials(
-                        server.base, titles[i % len(titles)], n, random.Random(rng.random())
+            async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+                return await asyncio.gather(
+                    *(
+                        _game_trials(
+                            server.base,
+                            http,
+                            titles[i % len(titles)],
+                            n,
+                            random.Random(rng.random()),
+                        )
+                        for i, n in enumerate(share)
                     )
-                    for i, n in enumerate(share)
                 )
-            )
 
         parts = asyncio.run(main())
         bad = unhandled(server)

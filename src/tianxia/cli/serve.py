@@ -24,6 +24,12 @@ def serve(
         False,
         help="Offer per-message deflate on websockets (costs CPU per frame; views are small).",
     ),
+    heartbeat: float = typer.Option(
+        20.0,
+        min=0.05,
+        help="Seconds between websocket pings; a connection that leaves a ping unanswered "
+        "as long again is closed (a client gone without a word, a half-open socket).",
+    ),
 ) -> None:
     """Run the game server: the lobby, the websocket protocol, the database log."""
     try:
@@ -45,6 +51,8 @@ def serve(
         # Deflate took a quarter of the event loop's time under load for frames of a few
         # KiB; it is there for slow links that want it.
         ws_per_message_deflate=compress,
+        ws_ping_interval=heartbeat,
+        ws_ping_timeout=heartbeat,
         log_level="warning",
         lifespan="on",
     )

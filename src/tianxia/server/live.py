@@ -30,6 +30,7 @@ from tianxia.core import (
     load_game,
     seat_name,
 )
+from tianxia.core.registry import game_class
 from tianxia.play.table import NotYourTurn, SeatPlan, Table, make_bot
 from tianxia.server import protocol as P
 from tianxia.server.storage import Conflict, Row, Store
@@ -40,6 +41,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("tianxia.server")
 _T = TypeVar("_T")
 TAKEOVER_STRENGTH = "medium"
+
+
+class Unloadable(Exception):
+    """A stored game this release cannot resume: written under newer rules, or its log no
+    longer replays to the states stored with it (the rules changed under it). The
+    message names the game, its rules version and the first seq that differs."""
 
 
 def state_hash(state: State) -> str:
@@ -139,7 +146,12 @@ class LiveGame:
         self.id = game_id
         self.row = row
         self.seats = seats
-        self.game: Game = hub.game(row["game"], row["players"], json.loads(row["options"]))
+        # A game stored under an older rules version plays on under the options that
+        # keep its rules (`Game.options_of_version`), as the engine replays older saves.
+        options = game_class(row["game"]).options_of_version(
+            row["rules_version"], json.loads(row["options"])
+        )
+        self.game: Game = hub.game(row["game"], row["players"], options)
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.table: Table
@@ -158,18 +170,35 @@ class LiveGame:
         row = await st.run(st.store.game, game_id)
         if row is None:
             return None
+        current = game_class(row["game"]).VERSION
+        what = f"game {game_id} ({row['game']}, rules version {row['rules_version']})"
+        if row["rules_version"] > current:
+            raise Unloadable(
+                f"{what} was written by a newer release; this one has rules version {current}"
+            )
         seats = await st.run(st.store.seats, game_id)
         live = cls(hub, game_id, row, seats)
         rows = await st.run(st.store.log, game_id)
         match = Match(live.game, seed=row["seed"])
         for r in rows:
             chance = match.state.current_player() == CHANCE
-            match.play(r.action)
+            try:
+                match.play(r.action)
+            except (IllegalActionError, NotationError) as e:
+                raise Unloadable(
+                    f"{what}: seq {r.seq} ({r.action!r}) no longer replays under rules "
+                    f"version {current}: {e}"
+                ) from None
             if chance:
                 # choose_outcome draws once per chance outcome: the stream stays in step.
                 match.rng.random()
-        if rows and state_hash(match.state) != rows[-1].state_hash:
-            raise RuntimeError(f"game {game_id}: the replayed log does not give the stored state")
+            # Every stored state, not only the last: a rule changed without a new rules
+            # version shows at the first seq it touched.
+            if state_hash(match.state) != r.state_hash:
+                raise Unloadable(
+                    f"{what}: the replayed log gives another state at seq {r.seq} than the "
+                    f"one stored (the rules changed without a new rules version?)"
+                )
         start = match.seq
         live.table = Table(match, live.plans(), bot_seed=row["seed"] % 1_000_003)
         for s in seats:
@@ -308,10 +337,11 @@ class LiveGame:
     # --- the one path of change ----------------------------------------------------------
     async def act(self, conn: Connection, msg: P.Act) -> dict[str, Any]:
         """Check, apply, commit, then answer; the caller broadcasts after an accept."""
-        if msg.action_id in self.replies:
+        forget = self.hub.hooks is not None and self.hub.hooks.forget_resends
+        if msg.action_id in self.replies and not forget:
             return self._in_language(self.replies[msg.action_id], conn.lang)
         reply = await self._act(conn, msg)
-        if reply["type"] == "refused":
+        if reply["type"] == "refused" and not forget:
             # A resend of an action this game took before a restart is refused as stale
             # or conflicting; the database still knows its first result, which is the
             # answer. Only refusals pay for the look-up.

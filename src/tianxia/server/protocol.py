@@ -68,3 +68,4 @@ UNREADABLE = "unreadable"
 NOT_STARTED = "not_started"
 GAME_OVER = "game_over"
 CONFLICT = "conflict"
+UNLOADABLE = "unloadable"  # a stored game this release cannot resume (then close 4409)

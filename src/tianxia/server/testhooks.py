@@ -14,6 +14,10 @@ the harnesses in tests/reliability/ use them.
 - ``TIANXIA_TEST_LIE=ack_before_commit`` breaks the promise on purpose: the action is
   acknowledged at once and written a little later, so a kill loses acknowledged
   actions. Only the harness's self-test uses it, to show that it catches loss.
+  ``TIANXIA_TEST_LIE=forget_resends``: a resent action id is judged as a new action
+  (no remembered answer, no look-up by id), for the duplicates harness's self-test.
+  ``TIANXIA_TEST_LIE=skip_an_event``: a hello with a last seq is answered from one event
+  past it, for the reconnection harness's self-test.
 - ``TIANXIA_TEST_TAP=<file>`` records every websocket frame and HTTP response body, per
   viewer, one JSON line each (length and SHA-256; the text too with
   ``TIANXIA_TEST_TAP_TEXT=1``), and checks it for tagged secrets: every frame is
@@ -50,6 +54,8 @@ class Hooks:
     probability: float = 0.0
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     ack_before_commit: bool = False
+    forget_resends: bool = False
+    skip_an_event: bool = False
     tap_path: str | None = None
     tap_text: bool = False
     _tap_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -78,6 +84,8 @@ class Hooks:
             else:
                 hooks.countdown = int(rest or 1)
         hooks.ack_before_commit = env.get("TIANXIA_TEST_LIE") == "ack_before_commit"
+        hooks.forget_resends = env.get("TIANXIA_TEST_LIE") == "forget_resends"
+        hooks.skip_an_event = env.get("TIANXIA_TEST_LIE") == "skip_an_event"
         hooks.tap_path = env.get("TIANXIA_TEST_TAP") or None
         hooks.tap_text = env.get("TIANXIA_TEST_TAP_TEXT") == "1"
         return hooks

@@ -5,12 +5,13 @@ referee's window, not a client's)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import parse_qs
 
-from fastapi import FastAPI, HTTPException, Query
+from fastapi import Body, FastAPI, HTTPException, Query
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tianxia.server.live import Hub, LiveGame, state_hash
@@ -69,6 +70,21 @@ class Tap:
             self.hooks.outbound("http", live, viewer, text, finished_only=past)
 
 
+def _connections(live: LiveGame) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in live.conns:
+        key = "spectators" if c.seat is None else str(c.seat)
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def view_hash(view: Any, events: Any) -> str:
+    """SHA-256 of a viewer's envelope and events written canonically: what a client
+    that kept every event it was sent can compute from its own copy."""
+    text = json.dumps({"view": view, "events": events}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def _field(text: str, key: str) -> Any:
     try:
         data = json.loads(text)
@@ -100,6 +116,8 @@ def add_test_routes(app: FastAPI, hooks: Hooks) -> None:
                 "to_move": live.table.to_move(),
                 "scanned": hooks.scanned,
                 "leaks": hooks.leaks,
+                # Open connections bound to each seat ("spectators": the others).
+                "connections": _connections(live),
             }
 
     @app.get("/api/test/games/{game_id}/view", include_in_schema=False)
@@ -115,3 +133,68 @@ def add_test_routes(app: FastAPI, hooks: Hooks) -> None:
                 "view": t.state.envelope(seat, t.seq),
                 "events": t.events_for(seat),
             }
+
+    @app.post("/api/test/games/{game_id}/chance", include_in_schema=False)
+    async def test_chance(game_id: str, outcomes: Annotated[list[str], Body()]) -> dict[str, Any]:
+        """The chance outcomes (notation) the game's next chance events take, in order."""
+        live = await live_of(app, game_id)
+        async with live.lock:
+            _script_chance(live.table.match, outcomes)
+            return {"queued": len(outcomes)}
+
+    @app.get("/api/test/games/{game_id}/view_hash", include_in_schema=False)
+    async def test_view_hash(
+        game_id: str,
+        seat: int | None = Query(default=None, ge=0, le=16),
+        at: int | None = Query(default=None, ge=0),
+    ) -> dict[str, Any]:
+        """The hash of `seat`'s view (envelope and events) as the server would have sent
+        it at seq `at` (default: now). A past seq of a finished game has no such view
+        (the end shows every event whole): `hash` is null there."""
+        live = await live_of(app, game_id)
+        async with live.lock:
+            t = live.table
+            m = t.match
+            at = t.seq if at is None else at
+            if at > t.seq:
+                raise HTTPException(409, f"the game is at seq {t.seq}, not {at}")
+            if at == t.seq:
+                return {
+                    "seq": at,
+                    "hash": view_hash(t.state.envelope(seat, at), t.events_for(seat)),
+                }
+            if t.state.is_terminal():
+                return {"seq": at, "hash": None}
+            events = [
+                m.event(i).to_json(i + 1, _decider(m, i), str(m.log[i]), seat) for i in range(at)
+            ]
+            return {"seq": at, "hash": view_hash(m.history[at].envelope(seat, at), events)}
+
+
+def _decider(m: Any, i: int) -> int | None:
+    from tianxia.core import CHANCE
+
+    who = m.seat_of(i)
+    return None if who == CHANCE else int(who)
+
+
+def _script_chance(match: Any, outcomes: list[str]) -> None:
+    """From now on `match` resolves chance with `outcomes` (notation) in order, then
+    from its stream again: the non-interference harness decides what chance deals."""
+    from tianxia.core import CHANCE
+    from tianxia.core.match import sample_chance
+
+    queue = list(outcomes)
+
+    def resolve() -> list[Any]:
+        drawn = []
+        while match.state.current_player() == CHANCE:
+            if queue:
+                a = match.state.check(match.state.to_action(queue.pop(0)))
+            else:
+                a = sample_chance(match.state, match.rng)
+            match.play(a)
+            drawn.append(a)
+        return drawn
+
+    match.resolve_chance = resolve
