@@ -14,8 +14,8 @@ action legal in both games), at the end of the game, or after `MOVES` actions.
 
 Every frame V received in A must equal the frame at the same place in B, byte for byte.
 One field is allowed to differ, and counted apart: the `state_hash` of an `accepted`
-answer to V's own action, a hash of the whole state (docs/reliability.md says why it is
-a finding, not a pass)."""
+answer to V's own action, which with the test hooks on is the plain hash of the whole
+state; without them it is keyed with the game's secret (docs/reliability.md)."""
 
 from __future__ import annotations
 

@@ -62,6 +62,28 @@ def test_a_resent_action_id_is_applied_once_with_the_same_reply(server: Server) 
     assert sum(1 for e in back.events if e["seq"] == first["seq"]) == 1
 
 
+def test_an_ack_does_not_carry_the_plain_hash_of_the_hidden_state(server: Server) -> None:
+    from tianxia.server.live import receipt
+    from tianxia.server.storage import Store
+
+    gid, secrets = _two_seats(server)
+    players = [Player(server.base, gid, s) for s in secrets]
+    p = _mover(players)
+    reply = p.act(p.view["legal"][0]["action"])
+    assert reply["type"] == "accepted"
+    store = Store(server.database)
+    try:
+        stored = {r.seq: r.state_hash for r in store.log(gid)}[reply["seq"]]
+        seed = int(store.game(gid)["seed"])
+    finally:
+        store.close()
+    # The stored hash covers every hand; the ack's is keyed by the game's secret seed.
+    assert reply["state_hash"] != stored
+    assert reply["state_hash"] == receipt(seed, gid, stored)
+    for q in players:
+        q.close()
+
+
 def test_of_two_conflicting_actions_exactly_one_is_accepted(server: Server) -> None:
     gid, secrets = _two_seats(server)
     for trial in range(5):
