@@ -133,12 +133,13 @@ def run_crashes(
         found = next((r for r in stored[gid].rows if r.client_id == aid), None)
         if found is None or found.seq != seq or found.state_hash != h:
             lost += 1
-    phantom = sum(
-        1
-        for gid, g in stored.items()
-        for r in g.rows
-        if r.seat is not None and (r.client_id is None or r.client_id not in acked)
-    )
+    sent = {aid for s in seats for aid in s.sent}
+    players_rows = [r for g in stored.values() for r in g.rows if r.seat is not None]
+    # Phantom: a seat's action no client sent. An action sent, committed and never
+    # acknowledged is no phantom: the server died between its commit and its answer, and
+    # the client came back to a game already over (its last move), so it never asked again.
+    phantom = sum(1 for r in players_rows if r.client_id is None or r.client_id not in sent)
+    unanswered = sum(1 for r in players_rows if r.client_id in sent and r.client_id not in acked)
     games = [g for gid, g in stored.items() if any(s.game_id == gid for s in seats)]
     return {
         "kills": sum(kills.values()),
@@ -152,6 +153,7 @@ def run_crashes(
         "actions_stored": sum(len(g.rows) for g in games),
         "lost": lost,
         "phantom": phantom,
+        "stored_sent_unacknowledged": unanswered,
         "replay_mismatches": sum(1 for g in games if g.replay_mismatch is not None),
         "integrity_checks": len(integrity),
         "integrity_failures": sum(1 for ok in integrity if not ok),

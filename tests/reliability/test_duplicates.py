@@ -21,7 +21,7 @@ import httpx
 from .bots import Conn
 from .harness import TITLES, hooked, new_game, read_back, size, unhandled, write_summary
 
-RESENDS = 1250  # copies per database: 2,500 in all (the 5,000 in make test-long)
+RESENDS = 2500  # copies per database: 5,000 in all, the figure
 GAMES = 6  # played side by side
 RESTARTS = 3  # kills per database; the copies of each life's restart trials go after it
 MODES = ("immediate", "spaced", "disconnect", "restart")
