@@ -39,9 +39,29 @@ _LOOK = """() => {
 }"""
 
 
+NOTHING: dict[str, Any] = {
+    "moves": False,
+    "spots": 0,
+    "listed": 0,
+    "heads": [],
+    "log": -1,
+    "status": "",
+    "over": False,
+    "curtain": False,
+}
+
+
 def look(page: Page) -> dict[str, Any]:
-    """The table at a glance: which moves are offered, the log's length, the status."""
-    seen: dict[str, Any] = page.evaluate(_LOOK)
+    """The table at a glance: which moves are offered, the log's length, the status.
+
+    Read through `wait_for_function`, which has a time limit, not `evaluate`, which has
+    none and can wait for ever on a page that stopped answering: a stuck look counts as
+    nothing seen, and the caller looks again."""
+    try:
+        handle = page.wait_for_function(f"() => ({_LOOK})()", timeout=CLICK_MS)
+        seen: dict[str, Any] = handle.json_value()
+    except PlaywrightError:
+        return dict(NOTHING)
     return seen
 
 

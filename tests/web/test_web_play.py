@@ -56,6 +56,8 @@ def _take_seat(page: Page, site: Server, gid: str, seat: int, name: str) -> None
     expect(page.locator(f"#seats li.seat{seat} .tag.you")).to_be_visible()
 
 
+# A game that stops moving fails here in minutes instead of holding CI to its limit.
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("title", TITLES)
 def test_two_people_on_two_browsers_play_one_game_with_a_bot(
     site: Server, browser: Browser, title: str
