@@ -12,10 +12,7 @@ Every finished measurement is appended to `results.json` and `results.md` in --o
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
-import os
-import platform
 import sys
 import time
 from dataclasses import asdict
@@ -23,7 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import tianxia
-from tianxia.play.benchmark import search_speed, strength, typical_players
+from tianxia.play.benchmark import (
+    open_report,
+    save_report,
+    search_speed,
+    strength,
+    typical_players,
+)
 
 OUT = Path(__file__).parent / "bots"
 
@@ -45,19 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     names = args.names or tianxia.list_games()
     args.out.mkdir(parents=True, exist_ok=True)
     store = args.out / "results.json"
-    report: dict[str, Any] = (
-        json.loads(store.read_text(encoding="utf-8")) if store.exists() else {"runs": []}
+    report, run = open_report(
+        store,
+        settings={k: v for k, v in vars(args).items() if k not in ("out", "runs")},
+        strength=[],
+        speed=[],
     )
-    run: dict[str, Any] = {
-        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": " ".join(platform.uname()),
-        "cores": os.cpu_count(),
-        "python": platform.python_version(),
-        "settings": {k: v for k, v in vars(args).items() if k not in ("out", "runs")},
-        "strength": [],
-        "speed": [],
-    }
-    report["runs"].append(run)
     for name in names:
         for n in args.players or typical_players(name):
             game = tianxia.load_game(name, players=n)
@@ -93,8 +89,7 @@ def _say(text: str) -> None:
 
 
 def _save(store: Path, report: dict[str, Any]) -> None:
-    store.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    (store.with_suffix(".md")).write_text(markdown(report), encoding="utf-8")
+    save_report(store, report, markdown(report))
 
 
 def markdown(report: dict[str, Any]) -> str:

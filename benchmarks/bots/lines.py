@@ -25,11 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
-import json
 import math
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -37,7 +33,7 @@ from typing import Any
 
 import tianxia
 from tianxia.play import Tournament
-from tianxia.play.benchmark import typical_players
+from tianxia.play.benchmark import open_report, save_report, typical_players
 
 HERE = Path(__file__).parent
 LINES = ("greedy-random", "ismcts-greedy", "vs-os-random", "vs-os-hook", "vs-os-time")
@@ -89,18 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=HERE)
     args = parser.parse_args(argv)
     store = args.out / "lines.json"
-    report: dict[str, Any] = (
-        json.loads(store.read_text(encoding="utf-8")) if store.exists() else {"runs": []}
+    report, run = open_report(
+        store,
+        command=" ".join(["benchmarks/bots/lines.py", *(argv or sys.argv[1:])]),
+        rows=[],
     )
-    run: dict[str, Any] = {
-        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": " ".join(platform.uname()),
-        "cores": os.cpu_count(),
-        "python": platform.python_version(),
-        "command": " ".join(["benchmarks/bots/lines.py", *(argv or sys.argv[1:])]),
-        "rows": [],
-    }
-    report["runs"].append(run)
     with contextlib.ExitStack() as stack:
         pool = None
         if args.ray is not None:
@@ -151,8 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                     }
                     run["rows"].append(row)
                     print(_row_text(row), flush=True)
-                    store.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-                    store.with_suffix(".md").write_text(markdown(report), encoding="utf-8")
+                    save_report(store, report, markdown(report))
     return 0
 
 

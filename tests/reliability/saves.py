@@ -81,28 +81,13 @@ def make(
     }
 
 
+# Each title at its smallest player count, finished and in progress.
+_SEATS = (("china", 3), ("greatwall", 2), ("emperor", 2), ("mandarin", 2), ("silkroad", 2))
+
 PLAN = [
     # (title, players, seed, stop at, stored rules version)
-    *(
-        (t, p, 101, None, None)
-        for t, p in (
-            ("china", 3),
-            ("greatwall", 2),
-            ("emperor", 2),
-            ("mandarin", 2),
-            ("silkroad", 2),
-        )
-    ),
-    *(
-        (t, p, 202, 0.95, None)
-        for t, p in (
-            ("china", 3),
-            ("greatwall", 2),
-            ("emperor", 2),
-            ("mandarin", 2),
-            ("silkroad", 2),
-        )
-    ),
+    *((t, p, 101, None, None) for t, p in _SEATS),
+    *((t, p, 202, 0.95, None) for t, p in _SEATS),
     ("emperor", 2, 303, None, 1),
     ("emperor", 2, 304, 0.95, 1),
 ]

@@ -11,9 +11,14 @@ These runs are long; `benchmarks/bots.py` drives them and tests never do.
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+import os
+import platform
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import tianxia
@@ -38,6 +43,29 @@ class StrengthRow:
     met: bool
     seconds_per_move: float
     simulations_per_second: float
+
+
+def open_report(store: Path, **run: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The benchmark report kept in `store` (JSON; a new one if absent) and a new run
+    appended to it: when and where it ran, then `run`'s own fields."""
+    report: dict[str, Any] = (
+        json.loads(store.read_text(encoding="utf-8")) if store.exists() else {"runs": []}
+    )
+    entry: dict[str, Any] = {
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": " ".join(platform.uname()),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        **run,
+    }
+    report["runs"].append(entry)
+    return report, entry
+
+
+def save_report(store: Path, report: dict[str, Any], markdown: str) -> None:
+    """`report` as JSON in `store`, and its table as Markdown beside it."""
+    store.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    store.with_suffix(".md").write_text(markdown, encoding="utf-8")
 
 
 def typical_players(game_name: str) -> list[int]:
