@@ -95,8 +95,19 @@ def _click(page: Page, rng: random.Random, seen: dict[str, Any]) -> str:
         label = target.get_attribute("aria-label") or "spot"
         # A person clicks the piece itself, not the middle of everything the spot holds
         # (a die and the words beside it have empty paper between them).
+        # The click goes through the spot at the piece's centre: whatever of the spot
+        # lies there on top (a ring's inside, the token in it) takes it, as for a hand.
         shape = target.locator("rect, circle, polygon, path, ellipse, text").first
-        (shape if shape.count() else target).click()
+        box = shape.bounding_box() if shape.count() else None
+        outer = target.bounding_box()
+        if box and outer:
+            centre = {
+                "x": box["x"] + box["width"] / 2 - outer["x"],
+                "y": box["y"] + box["height"] / 2 - outer["y"],
+            }
+            target.click(position=centre)
+        else:
+            target.click()
         menu = page.locator("#menu")
         if menu.is_visible():
             items = menu.locator("#menu-items button")

@@ -9,6 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -291,3 +292,39 @@ def test_all_bazaars_held_past_the_shipped_track() -> None:
     assert isinstance(game, SilkroadGame)
     done = position(game, [10, 20, 19, 5], marker=8, deck_bazaars=0, bazaar_cards=(0, 0, 0, 0))
     assert past_track_note(render(game, done.envelope(0, 0), [])) == ["all bazaars held"]
+
+
+def test_a_click_inside_a_ringed_merchant_names_it(page: Any) -> None:
+    """The highlight ring is drawn without fill; a click in its middle, where the small
+    token leaves paper showing, once fell through to the board and did nothing."""
+    pytest.importorskip("playwright")
+    match, state = first(
+        3,
+        4,
+        lambda s: (
+            not s.is_chance_node()
+            and not s.is_terminal()
+            and any(str(a).startswith(("pick", "miles")) for a in s.legal_actions())
+        ),
+    )
+    board, _ = view(match, state, state.current_player())
+    css = (Path(__file__).resolve().parents[2] / "src/tianxia/web/static/style.css").read_text()
+    page.set_content(
+        f"<html><head><style>{css}</style></head><body><div class=board-wrap>"
+        f"{board.svg}</div></body></html>"
+    )
+    page.evaluate(
+        "() => { window.hits = []; for (const s of document.querySelectorAll('.spot'))"
+        " s.addEventListener('click', () => window.hits.push(s.dataset.actions)); }"
+    )
+    rings = page.locator(".board-wrap .spot > rect:first-of-type")
+    assert rings.count() >= 1
+    for k in range(rings.count()):
+        rings.nth(k).scroll_into_view_if_needed()
+        box = rings.nth(k).bounding_box()
+        assert box is not None
+        # A hand's click in the ring's middle: wherever it lands of the spot, it counts.
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    hits = page.evaluate("window.hits")
+    assert len(hits) == rings.count()
+    assert all(json.loads(h)[0].startswith(("pick", "miles")) for h in hits)

@@ -56,44 +56,78 @@ def _take_seat(page: Page, site: Server, gid: str, seat: int, name: str) -> None
     expect(page.locator(f"#seats li.seat{seat} .tag.you")).to_be_visible()
 
 
+# What each page holds when a game stops moving: enough to tell a stale view, a closed
+# socket or a refusal loop apart.
+_CONNS = """() => ({
+  refusal: document.getElementById('refusal').textContent,
+  status: document.getElementById('status').textContent,
+  menu: !document.getElementById('menu').hidden,
+  conns: [...conns.values()].map(c => ({key: c.key, seq: c.view && c.view.seq,
+    legal: c.view ? c.view.legal.map(l => l.action).slice(0, 8) : null,
+    to_move: c.view && c.view.view.to_move, socket: c.ws && c.ws.readyState})),
+})"""
+
+# How long two people may click without the game moving on before the test gives up
+# and says what each page holds: a game waits for nobody this long.
+STALL_S = 120.0
+
+
+def _stalled(
+    site: Server, gid: str, pages: dict[str, Page], clicked: list[str], troubles: list[str]
+) -> str:
+    import httpx
+
+    lines = [f"server: {httpx.get(f'{site.base}/api/games/{gid}').json()}"]
+    lines += troubles
+    for name, p in pages.items():
+        try:
+            lines.append(f"{name}: {p.evaluate(_CONNS)}")
+        except Exception as e:  # a page that does not answer says so
+            lines.append(f"{name}: no answer ({e})")
+    lines.append(f"last clicks: {clicked[-6:]}")
+    lines.append("server log (end):\n" + site.output()[-4000:])
+    return "\n".join(lines)
+
+
 # A game that stops moving fails here in minutes instead of holding CI to its limit.
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize(
-    "title",
-    [
-        pytest.param(
-            t,
-            marks=pytest.mark.xfail(
-                reason="known bug: in a full run the Silk Road game stalls when a seat that "
-                "called a bazaar must then share the bazaar miles (no move is made for "
-                "minutes); not yet found, so not run until fixed",
-                run=False,
-            ),
-        )
-        if t == "silkroad"
-        else t
-        for t in TITLES
-    ],
-)
+@pytest.mark.parametrize("title", TITLES)
 def test_two_people_on_two_browsers_play_one_game_with_a_bot(
     site: Server, browser: Browser, title: str
 ) -> None:
+    import time
+
     gid = _new_game(site, title, ["open", "open", "bot:easy"])
     anne, bert = browser.new_context(), browser.new_context()
     pa, pb = anne.new_page(), bert.new_page()
+    troubles: list[str] = []
+    for name, p in (("Anne", pa), ("Bert", pb)):
+        p.on("crash", lambda _p, name=name: troubles.append(f"{name}: the page crashed"))
+        p.on("pageerror", lambda e, name=name: troubles.append(f"{name}: page error {e}"))
     _take_seat(pa, site, gid, 0, "Anne")
     _take_seat(pb, site, gid, 1, "Bert")
     rng = random.Random(3)
     from web.clicking import click_a_move, look, my_turn, wait_for_the_next_view
 
+    clicked: list[str] = []
+    moved_at, logs = time.monotonic(), (-1, -1)
     for _ in range(4000):
         seen = {p: look(p) for p in (pa, pb)}
         if seen[pa]["over"]:
             break
+        if (seen[pa]["log"], seen[pb]["log"]) != logs:
+            moved_at, logs = time.monotonic(), (seen[pa]["log"], seen[pb]["log"])
+        elif time.monotonic() - moved_at > STALL_S:
+            raise AssertionError(
+                "the game stopped moving:\n"
+                + _stalled(site, gid, {"Anne": pa, "Bert": pb}, clicked, troubles)
+            )
         for p in (pa, pb):
             if my_turn(p, seen[p]):
-                if not click_a_move(p, rng, seen[p]):
+                label = click_a_move(p, rng, seen[p])
+                if not label:
                     continue
+                clicked.append(f"{'Anne' if p is pa else 'Bert'}: {label}")
                 wait_for_the_next_view(p, seen[p]["log"])
                 break  # the other page's look is out of date now
         else:

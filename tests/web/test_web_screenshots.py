@@ -17,7 +17,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, expect
 
 from serving import Server
-from web.clicking import click_a_move
+from web.clicking import click_a_move, wait_for_the_next_view
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZES = {"desk": (1280, 860), "phone": (390, 844)}
@@ -47,9 +47,7 @@ def test_each_board_in_a_browser(
                 n = page.locator("#log li").count()
                 if not click_a_move(page, rng):
                     continue
-                page.wait_for_function(
-                    "n => document.querySelectorAll('#log li').length !== n", arg=n
-                )
+                wait_for_the_next_view(page, n)
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(300)
         _keep(page.screenshot(full_page=size == "phone"), f"web-{title}-{size}.png", tmp_path)

@@ -7,6 +7,7 @@ and the shared table (`tianxia.play.table`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -347,7 +348,11 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
                 hooks.outbound("ws", tapped, conn.seat, text)
                 await ws.send_text(text)
 
-        conn = Connection(send=send)
+        async def close() -> None:
+            with contextlib.suppress(Exception):  # already closed: nothing to do
+                await ws.close(code=1011)
+
+        conn = Connection(send=send, close=close)
         drops = 0
         try:
             while True:
@@ -379,7 +384,7 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
                 raise
             log.info("game %s: a connection the heartbeat closed was being answered", live.id)
         finally:
-            live.conns.discard(conn)
+            live.detach(conn)
 
     async def _handle(live: LiveGame, conn: Connection, text: str) -> None:
         try:
@@ -411,23 +416,24 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
             line = {"type": "chat", "seat": conn.seat, "text": msg.text}
             live.chat = [*live.chat[-49:], line]
             for c in list(live.conns):
-                await c.send(line)
+                c.post(line)
             return
         async with live.lock:
             if isinstance(msg, P.Act):
                 reply = await live.act(conn, msg)
             else:
                 reply = await live.undo(conn, msg)
-            try:
-                await conn.send(reply)
-            except Exception:
-                # The asker left before its answer: the change is committed all the
-                # same, and every other viewer (and the bots) must still hear of it.
-                log.info("game %s: the answer to %s found its socket closed", live.id, msg)
-            if reply["type"] in ("accepted", "undone"):
-                if hooks is not None:
-                    hooks.fault("after_ack")
-                await live.broadcast()
+        # Answered outside the lock: an asker that stops reading holds up only itself.
+        try:
+            await conn.send(reply)
+        except Exception:
+            # The asker left before its answer: the change is committed all the
+            # same, and every other viewer (and the bots) must still hear of it.
+            log.info("game %s: the answer to %s found its socket closed", live.id, msg)
+        if reply["type"] in ("accepted", "undone"):
+            if hooks is not None:
+                hooks.fault("after_ack")
+            await live.broadcast()
         live.kick()
 
     async def _hello(live: LiveGame, conn: Connection, msg: P.Hello) -> None:
@@ -451,9 +457,7 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
             conn.sent_seq = min(msg.last_seq + 1, live.table.seq)
         conn.sent_final = False
         live.player_returns(conn.seat)
-        live.conns.add(conn)
-        async with live.lock:
-            await conn.send(live.view_message(conn))
+        live.attach(conn)
         live.kick()
 
     return app

@@ -66,11 +66,20 @@ def receipt(seed: int, game_id: str, stored_hash: str) -> str:
     return hmac.new(key, stored_hash.encode(), hashlib.sha256).hexdigest()
 
 
+# Messages other than views (chat lines) kept for a connection that does not read.
+OUTBOX = 100
+
+
+async def _nothing() -> None:
+    return None
+
+
 @dataclass(eq=False)
 class Connection:
     """One websocket: whom it speaks for, what it has been sent, its rate budget."""
 
     send: Callable[[dict[str, Any]], Awaitable[None]]
+    close: Callable[[], Awaitable[None]] = field(default=_nothing)
     seat: int | None = None
     bound: bool = False
     player: str | None = None
@@ -80,6 +89,18 @@ class Connection:
     lang: str = "en"
     tokens: float = 60.0
     stamp: float = field(default_factory=time.monotonic)
+    # What the connection's own sender owes it: messages in order, then a view of the
+    # game as it is when the socket is ready (views in between are not needed: the
+    # view's events run from what was last sent).
+    outbox: list[dict[str, Any]] = field(default_factory=list)
+    view_owed: bool = False
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    sender: asyncio.Task[None] | None = None
+
+    def post(self, msg: dict[str, Any]) -> None:
+        """Queue `msg` for the sender; a viewer that stops reading loses the oldest."""
+        self.outbox = [*self.outbox[-(OUTBOX - 1) :], msg]
+        self.wake.set()
 
     def spend(self, rate: float = 30.0, burst: float = 60.0) -> bool:
         now = time.monotonic()
@@ -341,15 +362,64 @@ class LiveGame:
         conn.sent_seq = t.seq
         return msg
 
+    def attach(self, conn: Connection) -> None:
+        """Count `conn` among the game's viewers and send it a view at once."""
+        self.conns.add(conn)
+        if conn.sender is None or conn.sender.done():
+            conn.sender = asyncio.create_task(self._sender(conn))
+        conn.view_owed = True
+        conn.wake.set()
+
+    def detach(self, conn: Connection) -> None:
+        self.conns.discard(conn)
+        if conn.sender is not None:
+            conn.sender.cancel()
+
     async def broadcast(self) -> None:
+        """Owe every viewer a view of the game as it now is.
+
+        Each connection's own sender builds and sends it when that socket is ready:
+        sending here, under the game's lock, let one viewer that stopped reading (its
+        buffers full) stop the whole game for everyone."""
+        for conn in list(self.conns):
+            conn.view_owed = True
+            conn.wake.set()
+
+    async def _sender(self, conn: Connection) -> None:
         hooks = self.hub.hooks
-        conns = list(self.conns)
-        for i, conn in enumerate(conns):
+        while conn in self.conns:
+            await conn.wake.wait()
+            conn.wake.clear()
             try:
-                await conn.send(self.view_message(conn))
+                while conn.outbox:
+                    await conn.send(conn.outbox.pop(0))
+                if not conn.view_owed:
+                    continue
+                conn.view_owed = False
+                # The view is built under the lock: a commit in progress has changed the
+                # table before its write returns, and nobody may see it before then.
+                async with self.lock:
+                    if conn not in self.conns:
+                        return
+                    try:
+                        if hooks is not None:
+                            hooks.view_breaks()
+                        msg = self.view_message(conn)
+                    except Exception:
+                        # A fault of ours, not of the socket: left silent, the page would
+                        # wait for a view that never comes. It is logged, and the socket
+                        # closed so the page reconnects and asks again.
+                        log.exception("game %s: the view for seat %s failed", self.id, conn.seat)
+                        self.conns.discard(conn)
+                        await conn.close()
+                        return
+                await conn.send(msg)
+            except asyncio.CancelledError:
+                raise
             except Exception:  # a dead socket: its handler will drop it
                 self.conns.discard(conn)
-            if hooks is not None and i < len(conns) - 1:
+                return
+            if hooks is not None and any(c.view_owed for c in self.conns if c is not conn):
                 hooks.fault("mid_broadcast")
 
     # --- the one path of change ----------------------------------------------------------
@@ -555,7 +625,21 @@ class LiveGame:
             # The bot itself, not its seat: a person who returns meanwhile takes the seat
             # back and the table forgets this bot, which may still be thinking.
             bot = t.bots[seat]
-            st, action, why = await loop.run_in_executor(self.hub.bot_pool, _think, bot, t.state)
+            hooks = self.hub.hooks
+            try:
+                if hooks is not None and hooks.break_bots:
+                    raise RuntimeError("test hook: this bot fails")
+                st, action, why = await loop.run_in_executor(
+                    self.hub.bot_pool, _think, bot, t.state
+                )
+                st.check(action)
+            except Exception:
+                # A bot that fails must not stop the game: everyone would wait for ever.
+                # The fault is logged and this one move is a seeded random one.
+                log.exception("game %s: the bot of seat %s failed at seq %s", self.id, seat, seq)
+                st = t.state
+                action = random.Random(f"{self.id}:{seq}").choice(st.legal_actions())
+                why = f"chose {action} at random: the bot failed"
             async with self.lock:
                 if t.seq != seq or t.state is not st or t.bots.get(seat) is not bot:
                     continue

@@ -9,8 +9,8 @@ the harnesses in tests/reliability/ use them.
   it passes `point`; ``<point>:p<prob>[:<seed>]`` at each pass with that probability.
   Points: ``before_commit`` (the action checked and written, its transaction not yet
   committed), ``after_commit`` (committed, not yet acknowledged), ``after_ack``
-  (acknowledged, nobody else told), ``mid_broadcast`` (after the first connection of a
-  broadcast was sent its view).
+  (acknowledged, nobody else told), ``mid_broadcast`` (after a connection was sent its
+  view while another is still owed one).
 - ``TIANXIA_TEST_LIE=ack_before_commit`` breaks the promise on purpose: the action is
   acknowledged at once and written a little later, so a kill loses acknowledged
   actions. Only the harness's self-test uses it, to show that it catches loss.
@@ -18,6 +18,9 @@ the harnesses in tests/reliability/ use them.
   (no remembered answer, no look-up by id), for the duplicates harness's self-test.
   ``TIANXIA_TEST_LIE=skip_an_event``: a hello with a last seq is answered from one event
   past it, for the reconnection harness's self-test.
+- ``TIANXIA_TEST_BREAK=bot`` makes every bot's move fail, ``TIANXIA_TEST_BREAK=view:<n>``
+  the n-th view the server builds for a broadcast: faults of the server's own code, to
+  show that a game goes on past them and that they are logged, not swallowed.
 - ``TIANXIA_TEST_TAP=<file>`` records every websocket frame and HTTP response body, per
   viewer, one JSON line each (length and SHA-256; the text too with
   ``TIANXIA_TEST_TAP_TEXT=1``), and checks it for tagged secrets: every frame is
@@ -58,6 +61,8 @@ class Hooks:
     skip_an_event: bool = False
     tap_path: str | None = None
     tap_text: bool = False
+    break_bots: bool = False
+    break_view: int = 0
     _tap_lock: threading.Lock = field(default_factory=threading.Lock)
     # The seat secrets this process handed out, as (game, seat) -> secret: secrets are
     # stored hashed, so only the tap of the process that issued one can look for it.
@@ -86,6 +91,10 @@ class Hooks:
         hooks.ack_before_commit = env.get("TIANXIA_TEST_LIE") == "ack_before_commit"
         hooks.forget_resends = env.get("TIANXIA_TEST_LIE") == "forget_resends"
         hooks.skip_an_event = env.get("TIANXIA_TEST_LIE") == "skip_an_event"
+        broken = env.get("TIANXIA_TEST_BREAK", "")
+        hooks.break_bots = broken == "bot"
+        if broken.startswith("view:"):
+            hooks.break_view = int(broken[5:])
         hooks.tap_path = env.get("TIANXIA_TEST_TAP") or None
         hooks.tap_text = env.get("TIANXIA_TEST_TAP_TEXT") == "1"
         return hooks
@@ -103,6 +112,14 @@ class Hooks:
             if self.countdown > 0:
                 return
         os.kill(os.getpid(), signal.SIGKILL)
+
+    def view_breaks(self) -> None:
+        """Raise here the n-th time a broadcast builds a view, if the test asked for it."""
+        if self.break_view <= 0:
+            return
+        self.break_view -= 1
+        if self.break_view == 0:
+            raise RuntimeError("test hook: this view fails")
 
     # --- the outbound tap -----------------------------------------------------------------
     def outbound(
