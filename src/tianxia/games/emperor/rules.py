@@ -420,8 +420,13 @@ def can_defend(s: S) -> bool:
 
 
 # --- transitions ---------------------------------------------------------------------
-def _add_log(s: S, text: str) -> None:
-    s.log = (*s.log[-(LOG_LENGTH - 1) :], text)
+def _add_log(s: S, template: str, *args: object) -> None:
+    """Log ``template.format(*args)``; formatted only when the log is read (`Log`)."""
+    s.log = s.log.add(LOG_LENGTH, (template, args))
+
+
+# Seat names as `seat_name` gives them, looked up rather than built on every step.
+SEAT_NAMES = tuple(seat_name(i) for i in range(16))
 
 
 def _set(tup: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
@@ -536,7 +541,7 @@ def resolve_cards(s: S) -> None:
                 s.fresh = -1
             s.hands = _set_hand(s.hands, me, tuple(hand))
             s.yang_out = tuple(out)
-            _add_log(s, f"{seat_name(me)} loses every attack card")
+            _add_log(s, "{} loses every attack card", SEAT_NAMES[me])
         elif c.yin_loss[k] > 0 and s.owner[s.yin_at] >= 0:
             if s.t.defence_for[k] >= 0:
                 s.phase = SHIELD
@@ -554,7 +559,7 @@ def _yin_loss(s: S) -> None:
     p = s.yin_at
     loss = s.t.c.yin_loss[s.yin_card]
     _set_units(s, p, max(0, s.units[p] - loss), s.owner[p])
-    _add_log(s, f"{s.t.ids[p]} loses {loss} to {s.t.c.yin_kinds[s.yin_card]}")
+    _add_log(s, "{} loses {} to {}", s.t.ids[p], loss, s.t.c.yin_kinds[s.yin_card])
 
 
 def settle_yang(s: S) -> None:
@@ -570,16 +575,16 @@ def settle_yang(s: S) -> None:
                 *s.markers[p + 1 :],
             )
             s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
-            _add_log(s, f"{t.c.marker_kinds[m]} marker placed in {t.ids[p]}")
+            _add_log(s, "{} marker placed in {}", t.c.marker_kinds[m], t.ids[p])
         else:
             me = s.player
             s.hands = _set_hand(s.hands, me, _set(s.hands[me], k, s.hands[me][k] + 1))
             if m >= 0:
                 _add_log(
-                    s, f"{seat_name(me)} keeps a {t.c.yang_kinds[k]} card, no marker being left"
+                    s, "{} keeps a {} card, no marker being left", SEAT_NAMES[me], t.c.yang_kinds[k]
                 )
             else:
-                _add_log(s, f"{seat_name(me)} keeps the yang card")
+                _add_log(s, "{} keeps the yang card", SEAT_NAMES[me])
         s.fresh = -1
     end_turn(s)
 
@@ -592,7 +597,9 @@ def do_merge(s: S, senior: int, junior: int) -> None:
     s.yang_out = tuple(a + b for a, b in zip(s.yang_out, lost))
     s.hands = _set_hand(s.hands, junior, (0,) * len(lost))
     s.claims = tuple(False if i == junior else v for i, v in enumerate(s.claims))
-    _add_log(s, f"{seat_name(junior)} merges into {seat_name(senior)}'s state as junior partner")
+    _add_log(
+        s, "{} merges into {}'s state as junior partner", SEAT_NAMES[junior], SEAT_NAMES[senior]
+    )
 
 
 def stronger(s: S, a: int, b: int) -> tuple[int, int]:
@@ -610,7 +617,7 @@ def agree_merger(s: S, a: int, b: int) -> None:
         # the weaker player whose turn it is still has his phase 5 first
         s.merge = (senior, junior)
         _add_log(
-            s, f"{seat_name(junior)} will merge into {seat_name(senior)}'s state after phase 5"
+            s, "{} will merge into {}'s state after phase 5", SEAT_NAMES[junior], SEAT_NAMES[senior]
         )
         enter_phase5(s)
     else:
@@ -651,7 +658,7 @@ def end_turn(s: S) -> None:
         return
     if s.claims[nxt] and control(s, nxt) >= c.victory_provinces:
         # he held 15 provinces since the end of his last turn (EM-3.3)
-        _add_log(s, f"{seat_name(nxt)} still holds {control(s, nxt)} provinces: the game ends")
+        _add_log(s, "{} still holds {} provinces: the game ends", SEAT_NAMES[nxt], control(s, nxt))
         s.phase = END
         return
     s.claims = _set_claim(s.claims, nxt, False)
@@ -698,7 +705,7 @@ def _on_move(s: S, a: Action) -> None:
     # the surplus over the cap is taken from the newcomers
     s.moved = _set(s.moved, dst, s.moved[dst] + arrive - s.units[dst])
     _set_units(s, dst, arrive, me)
-    _add_log(s, f"{seat_name(me)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[me], a)
     settle_move(s)
 
 
@@ -712,14 +719,14 @@ def _on_grow(s: S, a: Action) -> None:
     n = min(due, supply(s, me), t.cap - s.units[p])
     _set_units(s, p, s.units[p] + n, me)
     s.growth = s.growth[1:]
-    _add_log(s, f"{seat_name(me)}: {a} (+{n})")
+    _add_log(s, "{}: {} (+{})", SEAT_NAMES[me], a, n)
     settle_growth(s)
 
 
 def _on_done(s: S, a: Action) -> None:
     assert isinstance(a, Done)
     me = s.player
-    _add_log(s, f"{seat_name(me)}: done with {s.phase}")
+    _add_log(s, "{}: done with {}", SEAT_NAMES[me], s.phase)
     if s.phase == COLONISE:
         settle_move(s, fresh=True)
     elif s.phase == MOVE:
@@ -739,7 +746,7 @@ def _on_die(s: S, a: Action) -> None:
         _set_units(s, dst, s.units[dst] - 1, s.owner[dst])
     else:
         _set_units(s, src, s.units[src] - 1, me)
-    _add_log(s, f"die {a.face}: {t.ids[src]} {s.units[src]}, {t.ids[dst]} {s.units[dst]}")
+    _add_log(s, "die {}: {} {}, {} {}", a.face, t.ids[src], s.units[src], t.ids[dst], s.units[dst])
     if s.units[dst] == 0:
         s.phase = ADVANCE
         s.decider = me
@@ -770,7 +777,7 @@ def _on_colonise(s: S, a: Action) -> None:
     src, dst = ix[a.src], ix[a.dst]
     _set_units(s, src, s.units[src] - 3, me)
     _set_units(s, dst, 3, me)
-    _add_log(s, f"{seat_name(me)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[me], a)
     settle_colonise(s)
 
 
@@ -788,14 +795,16 @@ def _on_attack(s: S, a: Action) -> None:
     s.battle = (src, dst, 0)
     s.phase = DEFENDER
     s.decider = s.owner[dst]
-    card = f" with a {t.c.yang_kinds[k]} card" if k >= 0 else ""
-    _add_log(s, f"{seat_name(me)}: {a}{card}")
+    if k >= 0:
+        _add_log(s, "{}: {} with a {} card", SEAT_NAMES[me], a, t.c.yang_kinds[k])
+    else:
+        _add_log(s, "{}: {}", SEAT_NAMES[me], a)
 
 
 def _on_withdraw(s: S, a: Action) -> None:
     assert isinstance(a, Withdraw)
     me = s.player
-    _add_log(s, f"{seat_name(me)}: withdraw")
+    _add_log(s, "{}: withdraw", SEAT_NAMES[me])
     settle_expand(s)
 
 
@@ -813,7 +822,7 @@ def _on_retreat(s: S, a: Action) -> None:
         s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
     _set_units(s, q, min(t.cap, s.units[q] + s.units[dst]), d)
     _set_units(s, dst, 0, -1)
-    _add_log(s, f"{seat_name(d)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[d], a)
     s.phase = ADVANCE
     s.decider = me
 
@@ -828,7 +837,7 @@ def _on_advance(s: S, a: Action) -> None:
         _set_units(s, src, s.units[src] - a.n, me)
         _set_units(s, dst, a.n, me)
         s.conquered = (*s.conquered, dst)
-    _add_log(s, f"{seat_name(me)}: {a} into {t.ids[dst]}")
+    _add_log(s, "{}: {} into {}", SEAT_NAMES[me], a, t.ids[dst])
     settle_expand(s)
 
 
@@ -837,7 +846,7 @@ def _on_offer_merger(s: S, a: Action) -> None:
     me = s.player
     assert s.battle is not None
     s.battle = (s.battle[0], s.battle[1], 1)
-    _add_log(s, f"{seat_name(s.decider)}: offers a merger")
+    _add_log(s, "{}: offers a merger", SEAT_NAMES[s.decider])
     s.phase = REPLY
     s.decider = me
 
@@ -846,7 +855,7 @@ def _on_propose_merger(s: S, a: Action) -> None:
     assert isinstance(a, ProposeMerger)
     me = s.player
     s.proposed = (*s.proposed, a.seat)
-    _add_log(s, f"{seat_name(me)}: offers {seat_name(a.seat)} a merger")
+    _add_log(s, "{}: offers {} a merger", SEAT_NAMES[me], SEAT_NAMES[a.seat])
     s.phase = REPLY
     s.decider = a.seat
 
@@ -854,7 +863,7 @@ def _on_propose_merger(s: S, a: Action) -> None:
 def _on_accept(s: S, a: Action) -> None:
     assert isinstance(a, Accept)
     me = s.player
-    _add_log(s, f"{seat_name(s.decider)}: accepts the merger")
+    _add_log(s, "{}: accepts the merger", SEAT_NAMES[s.decider])
     if s.battle is not None:
         agree_merger(s, me, s.owner[s.battle[1]])
     else:
@@ -864,7 +873,7 @@ def _on_accept(s: S, a: Action) -> None:
 def _on_refuse(s: S, a: Action) -> None:
     assert isinstance(a, Refuse)
     me = s.player
-    _add_log(s, f"{seat_name(s.decider)}: refuses the merger")
+    _add_log(s, "{}: refuses the merger", SEAT_NAMES[s.decider])
     if s.battle is not None:
         s.phase = ATTACKER
         s.decider = me
@@ -880,7 +889,7 @@ def _on_start(s: S, a: Action) -> None:
     p = ix[a.province]
     _set_units(s, p, min(t.c.start_units, supply(s, me)), me)
     s.chosen = (*s.chosen, p)
-    _add_log(s, f"{seat_name(me)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[me], a)
     if len(s.chosen) >= t.start_count or not start_options(s):
         s.started = _set_started(s.started, me)
         s.chosen = ()
@@ -893,7 +902,7 @@ def _on_assign_yang(s: S, a: Action) -> None:
     ix = t.index
     me = s.player
     s.yang_at = ix[a.province]
-    _add_log(s, f"{seat_name(me)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[me], a)
     if sum(s.yin_deck):
         s.phase = YIN
     else:
@@ -906,7 +915,7 @@ def _on_assign_yin(s: S, a: Action) -> None:
     ix = t.index
     me = s.player
     s.yin_at = ix[a.province]
-    _add_log(s, f"{seat_name(me)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[me], a)
     after_assignments(s)
 
 
@@ -916,7 +925,7 @@ def _on_draw_yin(s: S, a: Action) -> None:
     k = t.yin_index[a.kind]
     s.yin_deck = _set(s.yin_deck, k, s.yin_deck[k] - 1)
     s.yin_card = k
-    _add_log(s, f"yin card: {a.kind} in {t.ids[s.yin_at]}")
+    _add_log(s, "yin card: {} in {}", a.kind, t.ids[s.yin_at])
     if s.yang_at >= 0:
         s.phase = DRAW_YANG
     else:
@@ -943,7 +952,7 @@ def _on_defend(s: S, a: Action) -> None:
     else:
         s.hands = _set_hand(s.hands, d, _set(s.hands[d], k, s.hands[d][k] - 1))
     s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
-    _add_log(s, f"{seat_name(d)}: defends {t.ids[s.yin_at]} with a {t.c.yang_kinds[k]} card")
+    _add_log(s, "{}: defends {} with a {} card", SEAT_NAMES[d], t.ids[s.yin_at], t.c.yang_kinds[k])
     s.decider = me
     settle_yang(s)
 

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from tianxia.core.actions import Action, ActionCodec
 from tianxia.core.events import seat_name
 from tianxia.core.game import JSON, Game
+from tianxia.core.log import EMPTY as EMPTY_LOG
 from tianxia.core.registry import register_game
 from tianxia.games.silkroad import rules, search, view
 from tianxia.games.silkroad.actions import (
@@ -177,5 +178,5 @@ class SilkroadGame(Game):
             part=-1,
             remaining=-1,
             ended="",
-            log=(),
+            log=EMPTY_LOG,
         )

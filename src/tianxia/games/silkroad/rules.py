@@ -52,8 +52,18 @@ LOG_LENGTH = 8
 __all__ = ["CHANCE_PHASES", "PHASES", "numeral_index"]
 
 
-def note(w: SilkroadState, text: str) -> None:
-    w.log = (*w.log[-(LOG_LENGTH - 1) :], text)
+def note(w: SilkroadState, template: str, *args: object) -> None:
+    """Log ``template.format(*args)``; formatted only when the log is read (`Log`)."""
+    w.log = w.log.add(LOG_LENGTH, (template, args))
+
+
+def note_text(w: SilkroadState, text: str) -> None:
+    """Log a sentence already written (the rare ones whose making takes a loop)."""
+    w.log = w.log.add(LOG_LENGTH, text)
+
+
+# Seat names as `seat_name` gives them, looked up rather than built on every step.
+SEAT_NAMES = tuple(seat_name(i) for i in range(16))
 
 
 def _set(row: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
@@ -312,7 +322,7 @@ def check_cities(w: SilkroadState) -> None:
         pays = [city.pay(p) for p in worst]
         for seat, v in enumerate(pays):
             gain(w, seat, v)
-        note(
+        note_text(
             w, f"{city.name} pays " + ", ".join(f"{g.seat_name(i)} {v}" for i, v in enumerate(pays))
         )
         w.milestone += 1
@@ -325,9 +335,9 @@ def finish(w: SilkroadState, venice: bool) -> None:
         goal = g.data.cities[-1]
         for m, p in enumerate(w.pos):
             gain(w, g.owner[m], goal.pay(p))
-        note(w, f"{COLOURS[w.pos.index(max(w.pos))]} reaches {goal.name}: the journey ends")
+        note(w, "{} reaches {}: the journey ends", COLOURS[w.pos.index(max(w.pos))], goal.name)
     else:
-        note(w, "no card and no bazaar is left to anyone: the journey ends")
+        note_text(w, "no card and no bazaar is left to anyone: the journey ends")
     for seat in range(g.players):
         gain(w, seat, -g.data.penalties[len(w.displays[seat])])
     w.phase = END
@@ -358,7 +368,7 @@ def refill(w: SilkroadState) -> None:
         if any(w.discard) and w.reshuffles < MAX_RESHUFFLES:
             w.deck, w.discard = w.discard, (0,) * len(w.discard)
             w.reshuffles += 1
-            note(w, "the discard pile is shuffled into a new draw pile")
+            note_text(w, "the discard pile is shuffled into a new draw pile")
         else:
             end_turn(w)
             return
@@ -457,10 +467,13 @@ def _on_draw(w: SilkroadState, a: Action) -> None:
         w.deck_bazaars -= 1
         w.marker += 1
         if g.data.bazaar_row(w.marker) is None:
-            note(w, f"{g.seat_name(seat)} draws a bazaar card: the bazaar track has run out")
+            note(w, "{} draws a bazaar card: the bazaar track has run out", SEAT_NAMES[seat])
         else:
             note(
-                w, f"{g.seat_name(seat)} draws a bazaar card: the bazaar marker moves to {w.marker}"
+                w,
+                "{} draws a bazaar card: the bazaar marker moves to {}",
+                SEAT_NAMES[seat],
+                w.marker,
             )
         refill(w)
     else:
@@ -474,7 +487,7 @@ def _on_start(w: SilkroadState, a: Action) -> None:
     g = w.game
     m = len(w.pos)
     w.pos = (*w.pos, g.data.start_positions[a.field])
-    note(w, f"{COLOURS[m]} starts on field {g.data.start_fields[a.field]}")
+    note(w, "{} starts on field {}", COLOURS[m], g.data.start_fields[a.field])
     if len(w.pos) == g.merchants:
         w.phase = TURN
 
@@ -492,7 +505,8 @@ def _on_play_or_give(w: SilkroadState, a: Action) -> None:
         w.mode = "B"
     w.card, w.subject, w.phase = a.card, a.merchant, CARRY
     verb = "plays" if w.mode == "A" else "gives"
-    note(w, f"{g.seat_name(seat)} {verb} {card_name(a.card)} for {COLOURS[a.merchant]}")
+    # "#{}" with the kind + 1 is `card_name`.
+    note(w, "{} {} #{} for {}", SEAT_NAMES[seat], verb, a.card + 1, COLOURS[a.merchant])
     if g.simple[a.card]:
         carry(w, Carry(1, ()))
     else:
@@ -512,7 +526,7 @@ def _on_pick(w: SilkroadState, a: Action) -> None:
     card = g.data.cards[w.card]
     part = card.alts[numeral_index(card.alts, w.numeral)].parts[w.part]
     move(w, a.merchant, part_steps(w.pos, part, a.merchant))
-    note(w, f"{COLOURS[a.merchant]} is meant")
+    note(w, "{} is meant", COLOURS[a.merchant])
     w.part += 1
     w.phase = CARRY
     check_cities(w)
@@ -522,21 +536,19 @@ def _on_pick(w: SilkroadState, a: Action) -> None:
 
 def _on_lay(w: SilkroadState, a: Action) -> None:
     assert isinstance(a, Lay)
-    g = w.game
     seat = turn_seat(w.game, w.turn)
     w.hands = _put(w.hands, seat, without(w.hands[seat], a.card))
     w.displays = _put(w.displays, seat, tuple(sorted((*w.displays[seat], a.card))))
-    note(w, f"{g.seat_name(seat)} lays the dead card {card_name(a.card)}")
+    note(w, "{} lays the dead card #{}", SEAT_NAMES[seat], a.card + 1)
     refill(w)
 
 
 def _on_drop(w: SilkroadState, a: Action) -> None:
     assert isinstance(a, Drop)
-    g = w.game
     seat = turn_seat(w.game, w.turn)
     w.displays = _put(w.displays, seat, without(w.displays[seat], a.card))
     w.discard = _add(w.discard, a.card, 1)
-    note(w, f"{g.seat_name(seat)} gives up the dead card {card_name(a.card)}")
+    note(w, "{} gives up the dead card #{}", SEAT_NAMES[seat], a.card + 1)
     end_turn(w)
 
 
@@ -547,7 +559,7 @@ def _on_call_bazaar(w: SilkroadState, a: Action) -> None:
     row = g.data.bazaar_row(w.marker)
     assert row is not None, "SR-6.5: only a bazaar on the track is called"
     paid = pay_bazaar(w)
-    note(
+    note_text(
         w,
         f"{g.seat_name(seat)} calls bazaar {row.bazaar}: "
         + ", ".join(f"{COLOURS[m]} {v}" for m, v in enumerate(paid) if v),
@@ -578,9 +590,8 @@ def _on_miles(w: SilkroadState, a: Action) -> None:
 
 def _on_wait(w: SilkroadState, a: Action) -> None:
     assert isinstance(a, Wait)
-    g = w.game
     seat = turn_seat(w.game, w.turn)
-    note(w, f"{g.seat_name(seat)} has no card to use and waits")
+    note(w, "{} has no card to use and waits", SEAT_NAMES[seat])
     end_turn(w)
 
 
@@ -600,7 +611,7 @@ def carry(w: SilkroadState, a: Carry) -> None:
     if alt.silver:
         gain(w, g.owner[w.subject], alt.silver)
     if len(card.alts) > 1:
-        note(w, f"{COLOURS[w.subject]} travels {NUMERALS[a.numeral]}")
+        note(w, "{} travels {}", COLOURS[w.subject], NUMERALS[a.numeral])
     resolve(w)
 
 
