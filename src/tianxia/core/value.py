@@ -51,7 +51,7 @@ Encoder = Callable[[Any], Any]
 Decoder = Callable[[Any, Any, str], Any]  # (value, game, path) -> field value
 
 # Slots every value state has besides its fields: the game, the legal-action and hash caches.
-BASE_SLOTS = ("game", "_legal", "_hash")
+BASE_SLOTS = ("game", "_legal", "_player", "_chances", "_hash")
 
 
 class FrozenStateError(AttributeError):
@@ -115,6 +115,10 @@ class StateMeta(ABCMeta):
                 if f in ns:
                     raise TypeError(f"{name}.{f}: state fields take no class-level default")
             ns["__slots__"] = own + own_caches
+            if "current_player" in ns:
+                # `State.current_player` keeps the answer in the state and asks this
+                # one once (see there).
+                ns["_current_player"] = ns.pop("current_player")
         cls = super().__new__(mcls, name, bases, ns, **kw)
         if value_class and fields:
             _install(cls, fields, derived, caches)
@@ -152,6 +156,8 @@ def _install(
         "    d = _new(_D)",
         "    d.game = self.game",
         "    d._legal = None",
+        "    d._player = None",
+        "    d._chances = None",
         "    d._hash = None",
         *(f"    d.{c} = None" for c in caches),
         *(f"    d.{f} = self.{f}" for f in fields),
