@@ -88,6 +88,7 @@ class SilkroadGame(Game):
             tuple(Give(k, m) for m in ms) for k in kinds
         )
         self.effect_cache: dict[tuple[tuple[int, ...], int, int], bool] = {}
+        self.carry_cache: dict[tuple[tuple[int, ...], int, int], tuple[Carry, ...]] = {}
 
     def seat_name(self, seat: int) -> str:
         return seat_name(seat)

@@ -62,6 +62,9 @@ def note_text(w: SilkroadState, text: str) -> None:
     w.log = w.log.add(LOG_LENGTH, text)
 
 
+# How a simple card (one alternative, always moving someone) is carried out: one value.
+ONLY_WAY = Carry(1, ())
+
 # Seat names as `seat_name` gives them, looked up rather than built on every step.
 SEAT_NAMES = tuple(seat_name(i) for i in range(16))
 
@@ -168,14 +171,27 @@ def groups(g: SilkroadGame, pos: Sequence[int], subject: int, size: int) -> list
     return out
 
 
-def carries(g: SilkroadGame, pos: Sequence[int], card: int, subject: int) -> list[Carry]:
-    """Every allowed way to carry out `card` for `subject` (alternative and group)."""
-    out = []
-    for alt in g.data.cards[card].alts:
-        for comp in groups(g, pos, subject, alt.numeral):
-            if not carry_problem(g, pos, alt, (subject, *comp), subject):
-                out.append(Carry(alt.numeral, comp))
-    return out
+def carries(g: SilkroadGame, pos: tuple[int, ...], card: int, subject: int) -> tuple[Carry, ...]:
+    """Every allowed way to carry out `card` for `subject` (alternative and group).
+
+    Kept by position for the game: a card played is asked for them twice (carried out
+    at once when there is one way, listed as the choice when several), and a position
+    recurs across playouts and searches.
+    """
+    key = (pos, card, subject)
+    cache = g.carry_cache
+    hit = cache.get(key)
+    if hit is None:
+        out = []
+        for alt in g.data.cards[card].alts:
+            for comp in groups(g, pos, subject, alt.numeral):
+                if not carry_problem(g, pos, alt, (subject, *comp), subject):
+                    out.append(Carry(alt.numeral, comp))
+        hit = tuple(out)
+        if len(cache) > 200_000:
+            cache.clear()
+        cache[key] = hit
+    return hit
 
 
 def has_effect(g: SilkroadGame, pos: tuple[int, ...], card: int, subject: int) -> bool:
@@ -185,14 +201,18 @@ def has_effect(g: SilkroadGame, pos: tuple[int, ...], card: int, subject: int) -
     cache = g.effect_cache
     hit = cache.get(key)
     if hit is None:
-        hit = False
-        for alt in g.data.cards[card].alts:
-            for comp in groups(g, pos, subject, alt.numeral):
-                if not carry_problem(g, pos, alt, (subject, *comp), subject):
-                    hit = True
+        known = g.carry_cache.get(key)
+        if known is not None:
+            hit = bool(known)
+        else:
+            hit = False
+            for alt in g.data.cards[card].alts:
+                for comp in groups(g, pos, subject, alt.numeral):
+                    if not carry_problem(g, pos, alt, (subject, *comp), subject):
+                        hit = True
+                        break
+                if hit:
                     break
-            if hit:
-                break
         if len(cache) > 200_000:
             cache.clear()
         cache[key] = hit
@@ -316,6 +336,9 @@ def check_cities(w: SilkroadState) -> None:
         if w.milestone >= len(cities) - 1:
             return
         city = cities[w.milestone]
+        # No company's last merchant is past the foremost one: most steps end here.
+        if max(w.pos) < city.field:
+            return
         worst = [min(w.pos[m] for m in g.merchants_of[seat]) for seat in range(g.players)]
         if max(worst) < city.field:
             return
@@ -508,7 +531,7 @@ def _on_play_or_give(w: SilkroadState, a: Action) -> None:
     # "#{}" with the kind + 1 is `card_name`.
     note(w, "{} {} #{} for {}", SEAT_NAMES[seat], verb, a.card + 1, COLOURS[a.merchant])
     if g.simple[a.card]:
-        carry(w, Carry(1, ()))
+        carry(w, ONLY_WAY)
     else:
         options = carries(g, w.pos, a.card, a.merchant)
         if len(options) == 1:
