@@ -314,16 +314,19 @@ def growth_targets(s: S) -> list[int]:
     me = s.player
     head = s.growth[0]
     cand: Sequence[int] = range(t.P) if head < 0 else sorted((head, *t.nbrs[head]))
-    return [p for p in cand if s.owner[p] == me and s.units[p] < t.cap]
+    owner, units, cap = s.owner, s.units, t.cap
+    return [p for p in cand if owner[p] == me and units[p] < cap]
 
 
 def colonisations(s: S) -> list[tuple[int, int]]:
     t = s.t
     me = s.player
     out: list[tuple[int, int]] = []
+    # Fields read into locals: each read of a state's field is an attribute lookup.
+    owner, units, nbrs = s.owner, s.units, t.colonise_nbrs
     for a in range(t.P):
-        if s.owner[a] == me and s.units[a] >= 4:
-            out.extend((a, b) for b in t.colonise_nbrs[a] if s.owner[b] == -1)
+        if owner[a] == me and units[a] >= 4:
+            out.extend((a, b) for b in nbrs[a] if owner[b] == -1)
     return out
 
 
@@ -332,14 +335,15 @@ def movements(s: S) -> list[tuple[int, int, int]]:
     t = s.t
     me = s.player
     out: list[tuple[int, int, int]] = []
+    owner, units, moved, cap, nbrs = s.owner, s.units, s.moved, t.cap, t.open_nbrs
     for a in range(t.P):
-        if s.owner[a] != me:
+        if owner[a] != me:
             continue
-        free = s.units[a] - s.moved[a]
+        free = units[a] - moved[a]
         if free <= 0:
             continue
-        k = min(free, t.cap)
-        out.extend((a, b, k) for b in t.open_nbrs[a] if s.owner[b] == me)
+        k = min(free, cap)
+        out.extend((a, b, k) for b in nbrs[a] if owner[b] == me)
     return out
 
 
@@ -362,15 +366,17 @@ def attacks(s: S) -> list[tuple[int, int]]:
     me = s.player
     hand = s.hands[me]
     out: list[tuple[int, int]] = []
+    owner, units, conquered, attacked = s.owner, s.units, s.conquered, s.attacked
+    block, yang_index = t.block, t.yang_index
     for a in range(t.P):
-        if s.owner[a] != me or s.units[a] < 1 or a in s.conquered:
+        if owner[a] != me or units[a] < 1 or a in conquered:
             continue
         for b in t.nbrs[a]:
-            o = s.owner[b]
-            if o == -1 or o == me or (a, b) in s.attacked:
+            o = owner[b]
+            if o == -1 or o == me or (a, b) in attacked:
                 continue
-            k = card_for(s, a, b)
-            if k < 0 or hand[k] > 0:
+            kind = block[a][b]  # `card_for`, without its lookups of the tables
+            if kind == NORMAL or hand[yang_index[kind]] > 0:
                 out.append((a, b))
     return out
 
@@ -681,13 +687,17 @@ def _check_elimination(s: S) -> None:
 
 
 # only these remove a realm's last units or merge two realms
-_UNIT_LOSERS = (Die, Endure, Accept, DrawYin, DrawYang, Advance, Retreat)
+# By exact type (actions are final dataclasses): a set lookup, not an isinstance chain.
+_UNIT_LOSERS: frozenset[type[Action]] = frozenset(
+    (Die, Endure, Accept, DrawYin, DrawYang, Advance, Retreat)
+)
 
 
 def apply(state: S, a: Action) -> S:
     s = state.draft()
-    _HANDLERS[type(a)](s, a)
-    if isinstance(a, _UNIT_LOSERS):
+    kind = type(a)
+    _HANDLERS[kind](s, a)
+    if kind in _UNIT_LOSERS:
         _check_elimination(s)
     # What was memoised while the draft was still changing may be out of date.
     s._cache = None
