@@ -59,6 +59,8 @@ from tianxia.games.emperor.state import (
 )
 
 S = EmperorState
+# The rules read the tables as `s.game.tables`, not through the state's `t` property:
+# compiled, that is two attribute reads instead of a call into interpreted code.
 
 
 # --- small queries -------------------------------------------------------------------
@@ -76,7 +78,7 @@ def members(s: S, realm: int) -> int:
 
 def supply(s: S, realm: int) -> int:
     """Units of the realm's colours not on the board (EM-1.1: 30 a member)."""
-    return members(s, realm) * s.t.supply_each - realm_units(s, realm)
+    return members(s, realm) * s.game.tables.supply_each - realm_units(s, realm)
 
 
 def is_independent(s: S, seat: int) -> bool:
@@ -98,7 +100,7 @@ def is_alive(s: S, seat: int) -> bool:
 
 
 def markers_left(s: S, m: int) -> int:
-    return s.t.c.marker_counts[m] - sum(row[m] for row in s.markers)
+    return s.game.tables.c.marker_counts[m] - sum(row[m] for row in s.markers)
 
 
 def influence(s: S) -> tuple[int, ...]:
@@ -110,7 +112,7 @@ def influence(s: S) -> tuple[int, ...]:
     got = cache.get("influence")
     if got is not None:
         return got
-    t = s.t
+    t = s.game.tables
     owner = s.owner
     nbrs = t.nbrs
     # realm bordering each empty region: -1 none yet, -2 more than one
@@ -158,12 +160,13 @@ def influence(s: S) -> tuple[int, ...]:
 def control(s: S, realm: int) -> int:
     """Provinces held or influenced by the realm (EM-3.3, EM-9.1)."""
     infl = influence(s)
-    return sum(1 for p in range(s.t.P) if s.owner[p] == realm or infl[p] == realm)
+    owner = s.owner
+    return sum(1 for p in range(s.game.tables.P) if owner[p] == realm or infl[p] == realm)
 
 
 def realm_score(s: S, realm: int) -> int:
     """Points of a realm as they stand (EM-9.1)."""
-    c = s.t.c
+    c = s.game.tables.c
     pts = sum(s.hands[realm]) + 2 * control(s, realm)
     for p, o in enumerate(s.owner):
         if o == realm:
@@ -214,7 +217,7 @@ def returns(s: S) -> list[float]:
 # --- legal actions -------------------------------------------------------------------
 def legal_actions(s: S) -> list[Action]:
     phase = s.phase
-    t = s.t
+    t = s.game.tables
     if phase == START:
         acts: list[Action] = [t.start[p] for p in start_options(s)]
     elif phase == GROWTH:
@@ -253,7 +256,7 @@ def legal_actions(s: S) -> list[Action]:
 
 
 def chance_outcomes(s: S) -> list[tuple[Action, float]]:
-    t = s.t
+    t = s.game.tables
     if s.phase == DIE:
         return [(a, 1 / 6) for a in t.die]
     acts: Sequence[Action]
@@ -287,7 +290,7 @@ def start_options(s: S) -> list[int]:
     A group of k adjacent provinces can still be completed exactly when the region of
     empty provinces joined to the group so far holds at least k provinces.
     """
-    t = s.t
+    t = s.game.tables
     k = t.start_count
     owner = s.owner
     if k == 1 and not s.chosen:
@@ -310,7 +313,7 @@ def growth_targets(s: S) -> list[int]:
     """Provinces the growth now due may go to (EM-4.2, EM-4.3)."""
     if not s.growth:
         return []
-    t = s.t
+    t = s.game.tables
     me = s.player
     head = s.growth[0]
     cand: Sequence[int] = range(t.P) if head < 0 else sorted((head, *t.nbrs[head]))
@@ -319,7 +322,7 @@ def growth_targets(s: S) -> list[int]:
 
 
 def colonisations(s: S) -> list[tuple[int, int]]:
-    t = s.t
+    t = s.game.tables
     me = s.player
     out: list[tuple[int, int]] = []
     # Fields read into locals: each read of a state's field is an attribute lookup.
@@ -332,7 +335,7 @@ def colonisations(s: S) -> list[tuple[int, int]]:
 
 def movements(s: S) -> list[tuple[int, int, int]]:
     """(from, to, how many may go) for every movement open now (EM-6.1)."""
-    t = s.t
+    t = s.game.tables
     me = s.player
     out: list[tuple[int, int, int]] = []
     owner, units, moved, cap, nbrs = s.owner, s.units, s.moved, t.cap, t.open_nbrs
@@ -349,20 +352,20 @@ def movements(s: S) -> list[tuple[int, int, int]]:
 
 def yin_targets(s: S) -> list[int]:
     """Provinces the yin card may go to: the drawer's own, any if he holds none (EM-8.1)."""
-    own = [p for p in range(s.t.P) if s.owner[p] == s.player]
+    own = [p for p in range(s.game.tables.P) if s.owner[p] == s.player]
     if not own or s.game.options["yin_target"] == "any":
-        return list(range(s.t.P))
+        return list(range(s.game.tables.P))
     return own
 
 
 def card_for(s: S, a: int, b: int) -> int:
     """The yang kind needed to cross from a into b, or -1 for a normal border (EM-2.1)."""
-    kind = s.t.block[a][b]
-    return -1 if kind == NORMAL else s.t.yang_index[kind]
+    kind = s.game.tables.block[a][b]
+    return -1 if kind == NORMAL else s.game.tables.yang_index[kind]
 
 
 def attacks(s: S) -> list[tuple[int, int]]:
-    t = s.t
+    t = s.game.tables
     me = s.player
     hand = s.hands[me]
     out: list[tuple[int, int]] = []
@@ -393,7 +396,7 @@ def merger_partners(s: S) -> list[int]:
 def retreats(s: S) -> list[int]:
     """Neighbours the defender may withdraw into (EM-7.5)."""
     assert s.battle is not None
-    t = s.t
+    t = s.game.tables
     dst = s.battle[1]
     d = s.owner[dst]
     hand = s.hands[d]
@@ -411,7 +414,7 @@ def retreats(s: S) -> list[int]:
 
 
 def _shield_kind(s: S) -> int:
-    return s.t.defence_for[s.yin_card]
+    return s.game.tables.defence_for[s.yin_card]
 
 
 def can_defend(s: S) -> bool:
@@ -458,7 +461,7 @@ def begin_turn(s: S, seat: int) -> None:
             s.started = _set_started(s.started, seat)
             settle_colonise(s)
         return
-    c = s.t.c
+    c = s.game.tables.c
     queue = [-1] if c.growth_base > 0 else []
     for p, o in enumerate(s.owner):
         if o == seat:
@@ -488,7 +491,7 @@ def settle_colonise(s: S) -> None:
 
 def settle_move(s: S, fresh: bool = False) -> None:
     if fresh:
-        s.moved = (0,) * s.t.P
+        s.moved = (0,) * s.game.tables.P
     s.phase = MOVE
     if not movements(s):
         s.moved = ()
@@ -510,7 +513,7 @@ def settle_expand(s: S) -> None:
 def enter_phase5(s: S) -> None:
     s.decider = s.player
     s.battle = None
-    if s.turn >= s.t.c.turns or (s.player not in s.owner and s.merge is None):
+    if s.turn >= s.game.tables.c.turns or (s.player not in s.owner and s.merge is None):
         # the player of the last turn draws no cards (EM-3.2)
         end_turn(s)
     elif sum(s.yang_deck):
@@ -532,24 +535,24 @@ def after_assignments(s: S) -> None:
 
 def resolve_cards(s: S) -> None:
     """Carry out the yin card, then settle the yang card (EM-8.2 - EM-8.5)."""
-    c = s.t.c
+    c = s.game.tables.c
     k = s.yin_card
     if k >= 0:
         if c.yin_special[k]:
             me = s.player
             hand = list(s.hands[me])
             out = list(s.yang_out)
-            for a in s.t.attack_kinds:
+            for a in s.game.tables.attack_kinds:
                 out[a] += hand[a]
                 hand[a] = 0
-            if s.fresh in s.t.attack_kinds:
+            if s.fresh in s.game.tables.attack_kinds:
                 out[s.fresh] += 1
                 s.fresh = -1
             s.hands = _set_hand(s.hands, me, tuple(hand))
             s.yang_out = tuple(out)
             _add_log(s, "{} loses every attack card", SEAT_NAMES[me])
         elif c.yin_loss[k] > 0 and s.owner[s.yin_at] >= 0:
-            if s.t.defence_for[k] >= 0:
+            if s.game.tables.defence_for[k] >= 0:
                 s.phase = SHIELD
                 s.decider = s.owner[s.yin_at]
                 return
@@ -563,14 +566,16 @@ def _set_hand(hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ..
 
 def _yin_loss(s: S) -> None:
     p = s.yin_at
-    loss = s.t.c.yin_loss[s.yin_card]
+    loss = s.game.tables.c.yin_loss[s.yin_card]
     _set_units(s, p, max(0, s.units[p] - loss), s.owner[p])
-    _add_log(s, "{} loses {} to {}", s.t.ids[p], loss, s.t.c.yin_kinds[s.yin_card])
+    _add_log(
+        s, "{} loses {} to {}", s.game.tables.ids[p], loss, s.game.tables.c.yin_kinds[s.yin_card]
+    )
 
 
 def settle_yang(s: S) -> None:
     k = s.fresh
-    t = s.t
+    t = s.game.tables
     if k >= 0:
         m = t.yang_marker[k]
         if m >= 0 and markers_left(s, m) > 0:
@@ -640,7 +645,7 @@ def one_realm_left(s: S) -> bool:
 
 def end_turn(s: S) -> None:
     n = s.game.players
-    c = s.t.c
+    c = s.game.tables.c
     if s.merge is not None:
         do_merge(s, *s.merge)
         s.merge = None
@@ -706,7 +711,7 @@ def apply(state: S, a: Action) -> S:
 
 def _on_move(s: S, a: Action) -> None:
     assert isinstance(a, Move)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     src, dst = ix[a.src], ix[a.dst]
@@ -721,7 +726,7 @@ def _on_move(s: S, a: Action) -> None:
 
 def _on_grow(s: S, a: Action) -> None:
     assert isinstance(a, Grow)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     p = ix[a.province]
@@ -748,7 +753,7 @@ def _on_done(s: S, a: Action) -> None:
 
 def _on_die(s: S, a: Action) -> None:
     assert isinstance(a, Die)
-    t = s.t
+    t = s.game.tables
     me = s.player
     assert s.battle is not None
     src, dst, _ = s.battle
@@ -781,7 +786,7 @@ def _on_roll(s: S, a: Action) -> None:
 
 def _on_colonise(s: S, a: Action) -> None:
     assert isinstance(a, Colonise)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     src, dst = ix[a.src], ix[a.dst]
@@ -793,7 +798,7 @@ def _on_colonise(s: S, a: Action) -> None:
 
 def _on_attack(s: S, a: Action) -> None:
     assert isinstance(a, Attack)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     src, dst = ix[a.src], ix[a.dst]
@@ -820,7 +825,7 @@ def _on_withdraw(s: S, a: Action) -> None:
 
 def _on_retreat(s: S, a: Action) -> None:
     assert isinstance(a, Retreat)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     assert s.battle is not None
@@ -839,7 +844,7 @@ def _on_retreat(s: S, a: Action) -> None:
 
 def _on_advance(s: S, a: Action) -> None:
     assert isinstance(a, Advance)
-    t = s.t
+    t = s.game.tables
     me = s.player
     assert s.battle is not None
     src, dst, _ = s.battle
@@ -893,7 +898,7 @@ def _on_refuse(s: S, a: Action) -> None:
 
 def _on_start(s: S, a: Action) -> None:
     assert isinstance(a, Start)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     p = ix[a.province]
@@ -908,7 +913,7 @@ def _on_start(s: S, a: Action) -> None:
 
 def _on_assign_yang(s: S, a: Action) -> None:
     assert isinstance(a, AssignYang)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     s.yang_at = ix[a.province]
@@ -921,7 +926,7 @@ def _on_assign_yang(s: S, a: Action) -> None:
 
 def _on_assign_yin(s: S, a: Action) -> None:
     assert isinstance(a, AssignYin)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     s.yin_at = ix[a.province]
@@ -931,7 +936,7 @@ def _on_assign_yin(s: S, a: Action) -> None:
 
 def _on_draw_yin(s: S, a: Action) -> None:
     assert isinstance(a, DrawYin)
-    t = s.t
+    t = s.game.tables
     k = t.yin_index[a.kind]
     s.yin_deck = _set(s.yin_deck, k, s.yin_deck[k] - 1)
     s.yin_card = k
@@ -944,7 +949,7 @@ def _on_draw_yin(s: S, a: Action) -> None:
 
 def _on_draw_yang(s: S, a: Action) -> None:
     assert isinstance(a, DrawYang)
-    t = s.t
+    t = s.game.tables
     k = t.yang_index[a.kind]
     s.yang_deck = _set(s.yang_deck, k, s.yang_deck[k] - 1)
     s.fresh = k
@@ -953,7 +958,7 @@ def _on_draw_yang(s: S, a: Action) -> None:
 
 def _on_defend(s: S, a: Action) -> None:
     assert isinstance(a, Defend)
-    t = s.t
+    t = s.game.tables
     me = s.player
     k = _shield_kind(s)
     d = s.decider
@@ -1019,7 +1024,7 @@ RULE_OF_PHASE = {
 
 
 def why_illegal(s: S, a: Action) -> tuple[str, str]:
-    t = s.t
+    t = s.game.tables
     if isinstance(a, (Die, DrawYin, DrawYang)):
         return ("EM-3.1", f"{a} is a chance outcome, and chance does not decide now")
     phases = PHASE_OF.get(type(a), ())
@@ -1135,7 +1140,7 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
 
 
 def describe(s: S, a: Action) -> str:
-    t = s.t
+    t = s.game.tables
     if isinstance(a, Start):
         return f"occupies the empty province {a.province} with {t.c.start_units} units"
     if isinstance(a, Grow):
