@@ -325,19 +325,29 @@ def move(w: SilkroadState, m: int, steps: int) -> None:
     w.pos = _set(w.pos, m, destination(w.game, w.pos[m], steps))
 
 
+def foremost(pos: tuple[int, ...]) -> int:
+    """``max(pos)`` as a loop the compiled build runs on machine integers."""
+    top = pos[0]
+    for p in pos:
+        if p > top:
+            top = p
+    return top
+
+
 def check_cities(w: SilkroadState) -> None:
     """SR-7, SR-8.4, SR-9.1: score the milestone city once a company has reached it."""
     g = w.game
     cities = g.data.cities
     while w.phase != END:
-        if max(w.pos) >= g.length:
+        top = foremost(w.pos)
+        if top >= g.length:
             finish(w, venice=True)
             return
         if w.milestone >= len(cities) - 1:
             return
         city = cities[w.milestone]
         # No company's last merchant is past the foremost one: most steps end here.
-        if max(w.pos) < city.field:
+        if top < city.field:
             return
         worst = [min(w.pos[m] for m in g.merchants_of[seat]) for seat in range(g.players)]
         if max(worst) < city.field:
