@@ -58,6 +58,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "tianxia.core.constants",
         "tianxia.core.events",
         "tianxia.core.game",
+        "tianxia.core.log",
         *(f"tianxia.games.{g}.{m}" for g in ("emperor", "mandarin") for m in ("rules", "search")),
     ),
     "tianxia_native_b": tuple(

@@ -346,7 +346,7 @@ class State(metaclass=StateMeta):
     information, `resample_from_infostate`.
     """
 
-    __slots__ = ("_hash", "_legal", "game")
+    __slots__ = ("_chances", "_hash", "_legal", "_player", "game")
     _hash: int | None
 
     # Filled in per value class by the metaclass.
@@ -358,6 +358,8 @@ class State(metaclass=StateMeta):
     def __init__(self, game: Game) -> None:
         self.game = game
         self._legal: tuple[Action, ...] | None = None
+        self._player: int | None = None
+        self._chances: tuple[tuple[Action, float], ...] | None = None
 
     # --- the value ------------------------------------------------------------
     @classmethod
@@ -382,6 +384,8 @@ class State(metaclass=StateMeta):
         d: Self = object.__new__(cls.Draft)  # type: ignore[attr-defined]
         d.game = game
         d._legal = None
+        d._player = None
+        d._chances = None
         d._hash = None
         for c in cls.CACHES:
             setattr(d, c, None)
@@ -470,9 +474,23 @@ class State(metaclass=StateMeta):
         return self
 
     # --- hooks: a game binds its rooms on the Game (rules, view, search) ----------
-    @abstractmethod
     def current_player(self) -> int:
-        """A seat index, `CHANCE` or `TERMINAL`."""
+        """A seat index, `CHANCE` or `TERMINAL`.
+
+        A value class's own ``current_player`` is moved to `_current_player` by the
+        metaclass and this one runs it once per state: the engine and the loops around
+        it ask two to four times a step (`is_terminal`, `legal_actions`, the loop's own
+        question), and a frozen state's answer never changes.
+        """
+        p = self._player
+        if p is None:
+            p = self._current_player()
+            object.__setattr__(self, "_player", p)
+        return p
+
+    @abstractmethod
+    def _current_player(self) -> int:
+        """The game's `current_player` (a value class's, renamed by the metaclass)."""
 
     def _legal_actions(self) -> Sequence[Action]:
         """Legal player actions at a player node, in codec order."""
@@ -481,11 +499,16 @@ class State(metaclass=StateMeta):
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """`(outcome, probability)` pairs at a chance node, in a fixed order."""
-        rules = self.game.rules
-        if rules is None or not self.is_chance_node():
-            raise IllegalActionError("ENGINE-3", "this is not a chance node")
-        result: list[tuple[Action, float]] = rules.chance_outcomes(self)
-        return result
+        chances = self._chances
+        if chances is None:
+            rules = self.game.rules
+            if rules is None or not self.is_chance_node():
+                raise IllegalActionError("ENGINE-3", "this is not a chance node")
+            # Kept for the state (the draw and the legality check of the outcome drawn
+            # each ask for them), handed out as a fresh list each time.
+            chances = tuple(rules.chance_outcomes(self))
+            object.__setattr__(self, "_chances", chances)
+        return list(chances)
 
     def _apply(self, action: Action) -> State:
         """The successor state; `action` is known to be legal. Must not change `self`."""

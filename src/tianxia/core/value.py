@@ -18,9 +18,15 @@ The metaclass gives it slots for those fields and, generated once per class:
 - ``__eq__`` / ``__hash__`` over the fields (the hash cached), pickling by the game's
   spec plus the field values, and ``copy``/``deepcopy`` returning the value itself.
 
+The class's own ``current_player`` is renamed ``_current_player``: the inherited
+`State.current_player` asks it once per state and keeps the answer (in a slot of the
+base, like the legal actions and the chance outcomes), since a frozen state's never
+changes.
+
 A frozen state refuses attribute assignment. Field types are limited to immutable
 data: ``int``, ``float``, ``bool``, ``str``, ``None``, enums, ``tuple[...]``,
-``frozenset[...]``, ``X | None``, actions and frozen dataclasses of these.
+``frozenset[...]``, ``X | None``, actions, frozen dataclasses of these, and immutable
+classes that give their own JSON codec as ``field_codec()`` (`tianxia.core.log.Log`).
 
 Private annotations (``_memo: dict[str, int] | None``) are per-state caches: slots set
 to None in every new state or draft, written with ``object.__setattr__``, never saved,
@@ -45,7 +51,7 @@ Encoder = Callable[[Any], Any]
 Decoder = Callable[[Any, Any, str], Any]  # (value, game, path) -> field value
 
 # Slots every value state has besides its fields: the game, the legal-action and hash caches.
-BASE_SLOTS = ("game", "_legal", "_hash")
+BASE_SLOTS = ("game", "_legal", "_player", "_chances", "_hash")
 
 
 class FrozenStateError(AttributeError):
@@ -109,6 +115,10 @@ class StateMeta(ABCMeta):
                 if f in ns:
                     raise TypeError(f"{name}.{f}: state fields take no class-level default")
             ns["__slots__"] = own + own_caches
+            if "current_player" in ns:
+                # `State.current_player` keeps the answer in the state and asks this
+                # one once (see there).
+                ns["_current_player"] = ns.pop("current_player")
         cls = super().__new__(mcls, name, bases, ns, **kw)
         if value_class and fields:
             _install(cls, fields, derived, caches)
@@ -146,6 +156,8 @@ def _install(
         "    d = _new(_D)",
         "    d.game = self.game",
         "    d._legal = None",
+        "    d._player = None",
+        "    d._chances = None",
         "    d._hash = None",
         *(f"    d.{c} = None" for c in caches),
         *(f"    d.{f} = self.{f}" for f in fields),
@@ -218,6 +230,10 @@ def codec_for(tp: Any) -> tuple[Encoder, Decoder]:
         return _same, _decode_none
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return _enum_codec(tp)
+    if isinstance(tp, type) and hasattr(tp, "field_codec"):
+        # A value type that knows its own JSON form (`tianxia.core.log.Log`).
+        own: tuple[Encoder, Decoder] = tp.field_codec()
+        return own
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             return _tuple_codec(args[0])

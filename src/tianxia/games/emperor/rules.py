@@ -59,6 +59,8 @@ from tianxia.games.emperor.state import (
 )
 
 S = EmperorState
+# The rules read the tables as `s.game.tables`, not through the state's `t` property:
+# compiled, that is two attribute reads instead of a call into interpreted code.
 
 
 # --- small queries -------------------------------------------------------------------
@@ -76,7 +78,7 @@ def members(s: S, realm: int) -> int:
 
 def supply(s: S, realm: int) -> int:
     """Units of the realm's colours not on the board (EM-1.1: 30 a member)."""
-    return members(s, realm) * s.t.supply_each - realm_units(s, realm)
+    return members(s, realm) * s.game.tables.supply_each - realm_units(s, realm)
 
 
 def is_independent(s: S, seat: int) -> bool:
@@ -98,7 +100,7 @@ def is_alive(s: S, seat: int) -> bool:
 
 
 def markers_left(s: S, m: int) -> int:
-    return s.t.c.marker_counts[m] - sum(row[m] for row in s.markers)
+    return s.game.tables.c.marker_counts[m] - sum(row[m] for row in s.markers)
 
 
 def influence(s: S) -> tuple[int, ...]:
@@ -110,7 +112,7 @@ def influence(s: S) -> tuple[int, ...]:
     got = cache.get("influence")
     if got is not None:
         return got
-    t = s.t
+    t = s.game.tables
     owner = s.owner
     nbrs = t.nbrs
     # realm bordering each empty region: -1 none yet, -2 more than one
@@ -158,12 +160,13 @@ def influence(s: S) -> tuple[int, ...]:
 def control(s: S, realm: int) -> int:
     """Provinces held or influenced by the realm (EM-3.3, EM-9.1)."""
     infl = influence(s)
-    return sum(1 for p in range(s.t.P) if s.owner[p] == realm or infl[p] == realm)
+    owner = s.owner
+    return sum(1 for p in range(s.game.tables.P) if owner[p] == realm or infl[p] == realm)
 
 
 def realm_score(s: S, realm: int) -> int:
     """Points of a realm as they stand (EM-9.1)."""
-    c = s.t.c
+    c = s.game.tables.c
     pts = sum(s.hands[realm]) + 2 * control(s, realm)
     for p, o in enumerate(s.owner):
         if o == realm:
@@ -214,7 +217,7 @@ def returns(s: S) -> list[float]:
 # --- legal actions -------------------------------------------------------------------
 def legal_actions(s: S) -> list[Action]:
     phase = s.phase
-    t = s.t
+    t = s.game.tables
     if phase == START:
         acts: list[Action] = [t.start[p] for p in start_options(s)]
     elif phase == GROWTH:
@@ -253,7 +256,7 @@ def legal_actions(s: S) -> list[Action]:
 
 
 def chance_outcomes(s: S) -> list[tuple[Action, float]]:
-    t = s.t
+    t = s.game.tables
     if s.phase == DIE:
         return [(a, 1 / 6) for a in t.die]
     acts: Sequence[Action]
@@ -287,7 +290,7 @@ def start_options(s: S) -> list[int]:
     A group of k adjacent provinces can still be completed exactly when the region of
     empty provinces joined to the group so far holds at least k provinces.
     """
-    t = s.t
+    t = s.game.tables
     k = t.start_count
     owner = s.owner
     if k == 1 and not s.chosen:
@@ -310,67 +313,73 @@ def growth_targets(s: S) -> list[int]:
     """Provinces the growth now due may go to (EM-4.2, EM-4.3)."""
     if not s.growth:
         return []
-    t = s.t
+    t = s.game.tables
     me = s.player
     head = s.growth[0]
     cand: Sequence[int] = range(t.P) if head < 0 else sorted((head, *t.nbrs[head]))
-    return [p for p in cand if s.owner[p] == me and s.units[p] < t.cap]
+    owner, units, cap = s.owner, s.units, t.cap
+    return [p for p in cand if owner[p] == me and units[p] < cap]
 
 
 def colonisations(s: S) -> list[tuple[int, int]]:
-    t = s.t
+    t = s.game.tables
     me = s.player
     out: list[tuple[int, int]] = []
+    # Fields read into locals: each read of a state's field is an attribute lookup.
+    owner, units, nbrs = s.owner, s.units, t.colonise_nbrs
     for a in range(t.P):
-        if s.owner[a] == me and s.units[a] >= 4:
-            out.extend((a, b) for b in t.colonise_nbrs[a] if s.owner[b] == -1)
+        if owner[a] == me and units[a] >= 4:
+            out.extend((a, b) for b in nbrs[a] if owner[b] == -1)
     return out
 
 
 def movements(s: S) -> list[tuple[int, int, int]]:
     """(from, to, how many may go) for every movement open now (EM-6.1)."""
-    t = s.t
+    t = s.game.tables
     me = s.player
     out: list[tuple[int, int, int]] = []
+    owner, units, moved, cap, nbrs = s.owner, s.units, s.moved, t.cap, t.open_nbrs
     for a in range(t.P):
-        if s.owner[a] != me:
+        if owner[a] != me:
             continue
-        free = s.units[a] - s.moved[a]
+        free = units[a] - moved[a]
         if free <= 0:
             continue
-        k = min(free, t.cap)
-        out.extend((a, b, k) for b in t.open_nbrs[a] if s.owner[b] == me)
+        k = min(free, cap)
+        out.extend((a, b, k) for b in nbrs[a] if owner[b] == me)
     return out
 
 
 def yin_targets(s: S) -> list[int]:
     """Provinces the yin card may go to: the drawer's own, any if he holds none (EM-8.1)."""
-    own = [p for p in range(s.t.P) if s.owner[p] == s.player]
+    own = [p for p in range(s.game.tables.P) if s.owner[p] == s.player]
     if not own or s.game.options["yin_target"] == "any":
-        return list(range(s.t.P))
+        return list(range(s.game.tables.P))
     return own
 
 
 def card_for(s: S, a: int, b: int) -> int:
     """The yang kind needed to cross from a into b, or -1 for a normal border (EM-2.1)."""
-    kind = s.t.block[a][b]
-    return -1 if kind == NORMAL else s.t.yang_index[kind]
+    kind = s.game.tables.block[a][b]
+    return -1 if kind == NORMAL else s.game.tables.yang_index[kind]
 
 
 def attacks(s: S) -> list[tuple[int, int]]:
-    t = s.t
+    t = s.game.tables
     me = s.player
     hand = s.hands[me]
     out: list[tuple[int, int]] = []
+    owner, units, conquered, attacked = s.owner, s.units, s.conquered, s.attacked
+    block, yang_index = t.block, t.yang_index
     for a in range(t.P):
-        if s.owner[a] != me or s.units[a] < 1 or a in s.conquered:
+        if owner[a] != me or units[a] < 1 or a in conquered:
             continue
         for b in t.nbrs[a]:
-            o = s.owner[b]
-            if o == -1 or o == me or (a, b) in s.attacked:
+            o = owner[b]
+            if o == -1 or o == me or (a, b) in attacked:
                 continue
-            k = card_for(s, a, b)
-            if k < 0 or hand[k] > 0:
+            kind = block[a][b]  # `card_for`, without its lookups of the tables
+            if kind == NORMAL or hand[yang_index[kind]] > 0:
                 out.append((a, b))
     return out
 
@@ -387,7 +396,7 @@ def merger_partners(s: S) -> list[int]:
 def retreats(s: S) -> list[int]:
     """Neighbours the defender may withdraw into (EM-7.5)."""
     assert s.battle is not None
-    t = s.t
+    t = s.game.tables
     dst = s.battle[1]
     d = s.owner[dst]
     hand = s.hands[d]
@@ -405,7 +414,7 @@ def retreats(s: S) -> list[int]:
 
 
 def _shield_kind(s: S) -> int:
-    return s.t.defence_for[s.yin_card]
+    return s.game.tables.defence_for[s.yin_card]
 
 
 def can_defend(s: S) -> bool:
@@ -420,12 +429,20 @@ def can_defend(s: S) -> bool:
 
 
 # --- transitions ---------------------------------------------------------------------
-def _add_log(s: S, text: str) -> None:
-    s.log = (*s.log[-(LOG_LENGTH - 1) :], text)
+def _add_log(s: S, template: str, *args: object) -> None:
+    """Log ``template.format(*args)``; formatted only when the log is read (`Log`)."""
+    s.log = s.log.add(LOG_LENGTH, (template, args))
+
+
+# Seat names as `seat_name` gives them, looked up rather than built on every step.
+SEAT_NAMES = tuple(seat_name(i) for i in range(16))
 
 
 def _set(tup: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
-    return (*tup[:i], v, *tup[i + 1 :])
+    # A copy through a list: for a row per province, half the work of splicing slices.
+    out = list(tup)
+    out[i] = v
+    return tuple(out)
 
 
 def _set_units(s: S, p: int, n: int, realm: int) -> None:
@@ -447,7 +464,7 @@ def begin_turn(s: S, seat: int) -> None:
             s.started = _set_started(s.started, seat)
             settle_colonise(s)
         return
-    c = s.t.c
+    c = s.game.tables.c
     queue = [-1] if c.growth_base > 0 else []
     for p, o in enumerate(s.owner):
         if o == seat:
@@ -477,7 +494,7 @@ def settle_colonise(s: S) -> None:
 
 def settle_move(s: S, fresh: bool = False) -> None:
     if fresh:
-        s.moved = (0,) * s.t.P
+        s.moved = (0,) * s.game.tables.P
     s.phase = MOVE
     if not movements(s):
         s.moved = ()
@@ -499,7 +516,7 @@ def settle_expand(s: S) -> None:
 def enter_phase5(s: S) -> None:
     s.decider = s.player
     s.battle = None
-    if s.turn >= s.t.c.turns or (s.player not in s.owner and s.merge is None):
+    if s.turn >= s.game.tables.c.turns or (s.player not in s.owner and s.merge is None):
         # the player of the last turn draws no cards (EM-3.2)
         end_turn(s)
     elif sum(s.yang_deck):
@@ -521,24 +538,24 @@ def after_assignments(s: S) -> None:
 
 def resolve_cards(s: S) -> None:
     """Carry out the yin card, then settle the yang card (EM-8.2 - EM-8.5)."""
-    c = s.t.c
+    c = s.game.tables.c
     k = s.yin_card
     if k >= 0:
         if c.yin_special[k]:
             me = s.player
             hand = list(s.hands[me])
             out = list(s.yang_out)
-            for a in s.t.attack_kinds:
+            for a in s.game.tables.attack_kinds:
                 out[a] += hand[a]
                 hand[a] = 0
-            if s.fresh in s.t.attack_kinds:
+            if s.fresh in s.game.tables.attack_kinds:
                 out[s.fresh] += 1
                 s.fresh = -1
             s.hands = _set_hand(s.hands, me, tuple(hand))
             s.yang_out = tuple(out)
-            _add_log(s, f"{seat_name(me)} loses every attack card")
+            _add_log(s, "{} loses every attack card", SEAT_NAMES[me])
         elif c.yin_loss[k] > 0 and s.owner[s.yin_at] >= 0:
-            if s.t.defence_for[k] >= 0:
+            if s.game.tables.defence_for[k] >= 0:
                 s.phase = SHIELD
                 s.decider = s.owner[s.yin_at]
                 return
@@ -552,14 +569,16 @@ def _set_hand(hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ..
 
 def _yin_loss(s: S) -> None:
     p = s.yin_at
-    loss = s.t.c.yin_loss[s.yin_card]
+    loss = s.game.tables.c.yin_loss[s.yin_card]
     _set_units(s, p, max(0, s.units[p] - loss), s.owner[p])
-    _add_log(s, f"{s.t.ids[p]} loses {loss} to {s.t.c.yin_kinds[s.yin_card]}")
+    _add_log(
+        s, "{} loses {} to {}", s.game.tables.ids[p], loss, s.game.tables.c.yin_kinds[s.yin_card]
+    )
 
 
 def settle_yang(s: S) -> None:
     k = s.fresh
-    t = s.t
+    t = s.game.tables
     if k >= 0:
         m = t.yang_marker[k]
         if m >= 0 and markers_left(s, m) > 0:
@@ -570,16 +589,16 @@ def settle_yang(s: S) -> None:
                 *s.markers[p + 1 :],
             )
             s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
-            _add_log(s, f"{t.c.marker_kinds[m]} marker placed in {t.ids[p]}")
+            _add_log(s, "{} marker placed in {}", t.c.marker_kinds[m], t.ids[p])
         else:
             me = s.player
             s.hands = _set_hand(s.hands, me, _set(s.hands[me], k, s.hands[me][k] + 1))
             if m >= 0:
                 _add_log(
-                    s, f"{seat_name(me)} keeps a {t.c.yang_kinds[k]} card, no marker being left"
+                    s, "{} keeps a {} card, no marker being left", SEAT_NAMES[me], t.c.yang_kinds[k]
                 )
             else:
-                _add_log(s, f"{seat_name(me)} keeps the yang card")
+                _add_log(s, "{} keeps the yang card", SEAT_NAMES[me])
         s.fresh = -1
     end_turn(s)
 
@@ -592,7 +611,9 @@ def do_merge(s: S, senior: int, junior: int) -> None:
     s.yang_out = tuple(a + b for a, b in zip(s.yang_out, lost))
     s.hands = _set_hand(s.hands, junior, (0,) * len(lost))
     s.claims = tuple(False if i == junior else v for i, v in enumerate(s.claims))
-    _add_log(s, f"{seat_name(junior)} merges into {seat_name(senior)}'s state as junior partner")
+    _add_log(
+        s, "{} merges into {}'s state as junior partner", SEAT_NAMES[junior], SEAT_NAMES[senior]
+    )
 
 
 def stronger(s: S, a: int, b: int) -> tuple[int, int]:
@@ -610,7 +631,7 @@ def agree_merger(s: S, a: int, b: int) -> None:
         # the weaker player whose turn it is still has his phase 5 first
         s.merge = (senior, junior)
         _add_log(
-            s, f"{seat_name(junior)} will merge into {seat_name(senior)}'s state after phase 5"
+            s, "{} will merge into {}'s state after phase 5", SEAT_NAMES[junior], SEAT_NAMES[senior]
         )
         enter_phase5(s)
     else:
@@ -627,7 +648,7 @@ def one_realm_left(s: S) -> bool:
 
 def end_turn(s: S) -> None:
     n = s.game.players
-    c = s.t.c
+    c = s.game.tables.c
     if s.merge is not None:
         do_merge(s, *s.merge)
         s.merge = None
@@ -651,7 +672,7 @@ def end_turn(s: S) -> None:
         return
     if s.claims[nxt] and control(s, nxt) >= c.victory_provinces:
         # he held 15 provinces since the end of his last turn (EM-3.3)
-        _add_log(s, f"{seat_name(nxt)} still holds {control(s, nxt)} provinces: the game ends")
+        _add_log(s, "{} still holds {} provinces: the game ends", SEAT_NAMES[nxt], control(s, nxt))
         s.phase = END
         return
     s.claims = _set_claim(s.claims, nxt, False)
@@ -674,13 +695,17 @@ def _check_elimination(s: S) -> None:
 
 
 # only these remove a realm's last units or merge two realms
-_UNIT_LOSERS = (Die, Endure, Accept, DrawYin, DrawYang, Advance, Retreat)
+# By exact type (actions are final dataclasses): a set lookup, not an isinstance chain.
+_UNIT_LOSERS: frozenset[type[Action]] = frozenset(
+    (Die, Endure, Accept, DrawYin, DrawYang, Advance, Retreat)
+)
 
 
 def apply(state: S, a: Action) -> S:
     s = state.draft()
-    _HANDLERS[type(a)](s, a)
-    if isinstance(a, _UNIT_LOSERS):
+    kind = type(a)
+    _HANDLERS[kind](s, a)
+    if kind in _UNIT_LOSERS:
         _check_elimination(s)
     # What was memoised while the draft was still changing may be out of date.
     s._cache = None
@@ -689,7 +714,7 @@ def apply(state: S, a: Action) -> S:
 
 def _on_move(s: S, a: Action) -> None:
     assert isinstance(a, Move)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     src, dst = ix[a.src], ix[a.dst]
@@ -698,13 +723,13 @@ def _on_move(s: S, a: Action) -> None:
     # the surplus over the cap is taken from the newcomers
     s.moved = _set(s.moved, dst, s.moved[dst] + arrive - s.units[dst])
     _set_units(s, dst, arrive, me)
-    _add_log(s, f"{seat_name(me)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[me], a)
     settle_move(s)
 
 
 def _on_grow(s: S, a: Action) -> None:
     assert isinstance(a, Grow)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     p = ix[a.province]
@@ -712,14 +737,14 @@ def _on_grow(s: S, a: Action) -> None:
     n = min(due, supply(s, me), t.cap - s.units[p])
     _set_units(s, p, s.units[p] + n, me)
     s.growth = s.growth[1:]
-    _add_log(s, f"{seat_name(me)}: {a} (+{n})")
+    _add_log(s, "{}: {} (+{})", SEAT_NAMES[me], a, n)
     settle_growth(s)
 
 
 def _on_done(s: S, a: Action) -> None:
     assert isinstance(a, Done)
     me = s.player
-    _add_log(s, f"{seat_name(me)}: done with {s.phase}")
+    _add_log(s, "{}: done with {}", SEAT_NAMES[me], s.phase)
     if s.phase == COLONISE:
         settle_move(s, fresh=True)
     elif s.phase == MOVE:
@@ -731,7 +756,7 @@ def _on_done(s: S, a: Action) -> None:
 
 def _on_die(s: S, a: Action) -> None:
     assert isinstance(a, Die)
-    t = s.t
+    t = s.game.tables
     me = s.player
     assert s.battle is not None
     src, dst, _ = s.battle
@@ -739,7 +764,7 @@ def _on_die(s: S, a: Action) -> None:
         _set_units(s, dst, s.units[dst] - 1, s.owner[dst])
     else:
         _set_units(s, src, s.units[src] - 1, me)
-    _add_log(s, f"die {a.face}: {t.ids[src]} {s.units[src]}, {t.ids[dst]} {s.units[dst]}")
+    _add_log(s, "die {}: {} {}, {} {}", a.face, t.ids[src], s.units[src], t.ids[dst], s.units[dst])
     if s.units[dst] == 0:
         s.phase = ADVANCE
         s.decider = me
@@ -764,19 +789,19 @@ def _on_roll(s: S, a: Action) -> None:
 
 def _on_colonise(s: S, a: Action) -> None:
     assert isinstance(a, Colonise)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     src, dst = ix[a.src], ix[a.dst]
     _set_units(s, src, s.units[src] - 3, me)
     _set_units(s, dst, 3, me)
-    _add_log(s, f"{seat_name(me)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[me], a)
     settle_colonise(s)
 
 
 def _on_attack(s: S, a: Action) -> None:
     assert isinstance(a, Attack)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     src, dst = ix[a.src], ix[a.dst]
@@ -788,20 +813,22 @@ def _on_attack(s: S, a: Action) -> None:
     s.battle = (src, dst, 0)
     s.phase = DEFENDER
     s.decider = s.owner[dst]
-    card = f" with a {t.c.yang_kinds[k]} card" if k >= 0 else ""
-    _add_log(s, f"{seat_name(me)}: {a}{card}")
+    if k >= 0:
+        _add_log(s, "{}: {} with a {} card", SEAT_NAMES[me], a, t.c.yang_kinds[k])
+    else:
+        _add_log(s, "{}: {}", SEAT_NAMES[me], a)
 
 
 def _on_withdraw(s: S, a: Action) -> None:
     assert isinstance(a, Withdraw)
     me = s.player
-    _add_log(s, f"{seat_name(me)}: withdraw")
+    _add_log(s, "{}: withdraw", SEAT_NAMES[me])
     settle_expand(s)
 
 
 def _on_retreat(s: S, a: Action) -> None:
     assert isinstance(a, Retreat)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     assert s.battle is not None
@@ -813,14 +840,14 @@ def _on_retreat(s: S, a: Action) -> None:
         s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
     _set_units(s, q, min(t.cap, s.units[q] + s.units[dst]), d)
     _set_units(s, dst, 0, -1)
-    _add_log(s, f"{seat_name(d)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[d], a)
     s.phase = ADVANCE
     s.decider = me
 
 
 def _on_advance(s: S, a: Action) -> None:
     assert isinstance(a, Advance)
-    t = s.t
+    t = s.game.tables
     me = s.player
     assert s.battle is not None
     src, dst, _ = s.battle
@@ -828,7 +855,7 @@ def _on_advance(s: S, a: Action) -> None:
         _set_units(s, src, s.units[src] - a.n, me)
         _set_units(s, dst, a.n, me)
         s.conquered = (*s.conquered, dst)
-    _add_log(s, f"{seat_name(me)}: {a} into {t.ids[dst]}")
+    _add_log(s, "{}: {} into {}", SEAT_NAMES[me], a, t.ids[dst])
     settle_expand(s)
 
 
@@ -837,7 +864,7 @@ def _on_offer_merger(s: S, a: Action) -> None:
     me = s.player
     assert s.battle is not None
     s.battle = (s.battle[0], s.battle[1], 1)
-    _add_log(s, f"{seat_name(s.decider)}: offers a merger")
+    _add_log(s, "{}: offers a merger", SEAT_NAMES[s.decider])
     s.phase = REPLY
     s.decider = me
 
@@ -846,7 +873,7 @@ def _on_propose_merger(s: S, a: Action) -> None:
     assert isinstance(a, ProposeMerger)
     me = s.player
     s.proposed = (*s.proposed, a.seat)
-    _add_log(s, f"{seat_name(me)}: offers {seat_name(a.seat)} a merger")
+    _add_log(s, "{}: offers {} a merger", SEAT_NAMES[me], SEAT_NAMES[a.seat])
     s.phase = REPLY
     s.decider = a.seat
 
@@ -854,7 +881,7 @@ def _on_propose_merger(s: S, a: Action) -> None:
 def _on_accept(s: S, a: Action) -> None:
     assert isinstance(a, Accept)
     me = s.player
-    _add_log(s, f"{seat_name(s.decider)}: accepts the merger")
+    _add_log(s, "{}: accepts the merger", SEAT_NAMES[s.decider])
     if s.battle is not None:
         agree_merger(s, me, s.owner[s.battle[1]])
     else:
@@ -864,7 +891,7 @@ def _on_accept(s: S, a: Action) -> None:
 def _on_refuse(s: S, a: Action) -> None:
     assert isinstance(a, Refuse)
     me = s.player
-    _add_log(s, f"{seat_name(s.decider)}: refuses the merger")
+    _add_log(s, "{}: refuses the merger", SEAT_NAMES[s.decider])
     if s.battle is not None:
         s.phase = ATTACKER
         s.decider = me
@@ -874,13 +901,13 @@ def _on_refuse(s: S, a: Action) -> None:
 
 def _on_start(s: S, a: Action) -> None:
     assert isinstance(a, Start)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     p = ix[a.province]
     _set_units(s, p, min(t.c.start_units, supply(s, me)), me)
     s.chosen = (*s.chosen, p)
-    _add_log(s, f"{seat_name(me)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[me], a)
     if len(s.chosen) >= t.start_count or not start_options(s):
         s.started = _set_started(s.started, me)
         s.chosen = ()
@@ -889,11 +916,11 @@ def _on_start(s: S, a: Action) -> None:
 
 def _on_assign_yang(s: S, a: Action) -> None:
     assert isinstance(a, AssignYang)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     s.yang_at = ix[a.province]
-    _add_log(s, f"{seat_name(me)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[me], a)
     if sum(s.yin_deck):
         s.phase = YIN
     else:
@@ -902,21 +929,21 @@ def _on_assign_yang(s: S, a: Action) -> None:
 
 def _on_assign_yin(s: S, a: Action) -> None:
     assert isinstance(a, AssignYin)
-    t = s.t
+    t = s.game.tables
     ix = t.index
     me = s.player
     s.yin_at = ix[a.province]
-    _add_log(s, f"{seat_name(me)}: {a}")
+    _add_log(s, "{}: {}", SEAT_NAMES[me], a)
     after_assignments(s)
 
 
 def _on_draw_yin(s: S, a: Action) -> None:
     assert isinstance(a, DrawYin)
-    t = s.t
+    t = s.game.tables
     k = t.yin_index[a.kind]
     s.yin_deck = _set(s.yin_deck, k, s.yin_deck[k] - 1)
     s.yin_card = k
-    _add_log(s, f"yin card: {a.kind} in {t.ids[s.yin_at]}")
+    _add_log(s, "yin card: {} in {}", a.kind, t.ids[s.yin_at])
     if s.yang_at >= 0:
         s.phase = DRAW_YANG
     else:
@@ -925,7 +952,7 @@ def _on_draw_yin(s: S, a: Action) -> None:
 
 def _on_draw_yang(s: S, a: Action) -> None:
     assert isinstance(a, DrawYang)
-    t = s.t
+    t = s.game.tables
     k = t.yang_index[a.kind]
     s.yang_deck = _set(s.yang_deck, k, s.yang_deck[k] - 1)
     s.fresh = k
@@ -934,7 +961,7 @@ def _on_draw_yang(s: S, a: Action) -> None:
 
 def _on_defend(s: S, a: Action) -> None:
     assert isinstance(a, Defend)
-    t = s.t
+    t = s.game.tables
     me = s.player
     k = _shield_kind(s)
     d = s.decider
@@ -943,7 +970,7 @@ def _on_defend(s: S, a: Action) -> None:
     else:
         s.hands = _set_hand(s.hands, d, _set(s.hands[d], k, s.hands[d][k] - 1))
     s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
-    _add_log(s, f"{seat_name(d)}: defends {t.ids[s.yin_at]} with a {t.c.yang_kinds[k]} card")
+    _add_log(s, "{}: defends {} with a {} card", SEAT_NAMES[d], t.ids[s.yin_at], t.c.yang_kinds[k])
     s.decider = me
     settle_yang(s)
 
@@ -1000,7 +1027,7 @@ RULE_OF_PHASE = {
 
 
 def why_illegal(s: S, a: Action) -> tuple[str, str]:
-    t = s.t
+    t = s.game.tables
     if isinstance(a, (Die, DrawYin, DrawYang)):
         return ("EM-3.1", f"{a} is a chance outcome, and chance does not decide now")
     phases = PHASE_OF.get(type(a), ())
@@ -1116,7 +1143,7 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
 
 
 def describe(s: S, a: Action) -> str:
-    t = s.t
+    t = s.game.tables
     if isinstance(a, Start):
         return f"occupies the empty province {a.province} with {t.c.start_units} units"
     if isinstance(a, Grow):

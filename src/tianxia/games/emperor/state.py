@@ -10,6 +10,8 @@ import enum
 from typing import TYPE_CHECKING, Any
 
 from tianxia.core import CHANCE, TERMINAL, State, StateDataError
+from tianxia.core.log import EMPTY as EMPTY_LOG
+from tianxia.core.log import Log
 
 if TYPE_CHECKING:
     from tianxia.games.emperor.game import EmperorGame, Tables
@@ -106,7 +108,7 @@ class EmperorState(State):
     yin_at: int
     yin_card: int
     fresh: int
-    log: tuple[str, ...]
+    log: Log
     # memo of influence and scores, computed once per state
     _cache: dict[str, Any] | None
 
@@ -211,5 +213,5 @@ def initial_fields(game: EmperorGame) -> dict[str, Any]:
         "yin_at": -1,
         "yin_card": -1,
         "fresh": -1,
-        "log": (),
+        "log": EMPTY_LOG,
     }

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from tianxia.core.actions import Action, ActionCodec
 from tianxia.core.events import seat_name
 from tianxia.core.game import JSON, Game
+from tianxia.core.log import EMPTY as EMPTY_LOG
 from tianxia.core.registry import register_game
 from tianxia.games.silkroad import rules, search, view
 from tianxia.games.silkroad.actions import (
@@ -87,6 +88,7 @@ class SilkroadGame(Game):
             tuple(Give(k, m) for m in ms) for k in kinds
         )
         self.effect_cache: dict[tuple[tuple[int, ...], int, int], bool] = {}
+        self.carry_cache: dict[tuple[tuple[int, ...], int, int], tuple[Carry, ...]] = {}
 
     def seat_name(self, seat: int) -> str:
         return seat_name(seat)
@@ -177,5 +179,5 @@ class SilkroadGame(Game):
             part=-1,
             remaining=-1,
             ended="",
-            log=(),
+            log=EMPTY_LOG,
         )

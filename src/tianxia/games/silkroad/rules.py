@@ -52,22 +52,36 @@ LOG_LENGTH = 8
 __all__ = ["CHANCE_PHASES", "PHASES", "numeral_index"]
 
 
-def note(w: SilkroadState, text: str) -> None:
-    w.log = (*w.log[-(LOG_LENGTH - 1) :], text)
+def note(w: SilkroadState, template: str, *args: object) -> None:
+    """Log ``template.format(*args)``; formatted only when the log is read (`Log`)."""
+    w.log = w.log.add(LOG_LENGTH, (template, args))
+
+
+def note_text(w: SilkroadState, text: str) -> None:
+    """Log a sentence already written (the rare ones whose making takes a loop)."""
+    w.log = w.log.add(LOG_LENGTH, text)
+
+
+# How a simple card (one alternative, always moving someone) is carried out: one value.
+ONLY_WAY = Carry(1, ())
+
+# Seat names as `seat_name` gives them, looked up rather than built on every step.
+SEAT_NAMES = tuple(seat_name(i) for i in range(16))
 
 
 def _set(row: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
-    return (*row[:i], value, *row[i + 1 :])
+    # Concatenation: for rows this short, cheaper compiled than splicing with `*`.
+    return row[:i] + (value,) + row[i + 1 :]  # noqa: RUF005 (see above)
 
 
 def _add(row: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
-    return (*row[:i], row[i] + delta, *row[i + 1 :])
+    return row[:i] + (row[i] + delta,) + row[i + 1 :]  # noqa: RUF005 (as _set)
 
 
 def _put(
     rows: tuple[tuple[int, ...], ...], i: int, row: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
-    return (*rows[:i], row, *rows[i + 1 :])
+    return rows[:i] + (row,) + rows[i + 1 :]  # noqa: RUF005 (as _set)
 
 
 # --- movement ----------------------------------------------------------------
@@ -158,14 +172,27 @@ def groups(g: SilkroadGame, pos: Sequence[int], subject: int, size: int) -> list
     return out
 
 
-def carries(g: SilkroadGame, pos: Sequence[int], card: int, subject: int) -> list[Carry]:
-    """Every allowed way to carry out `card` for `subject` (alternative and group)."""
-    out = []
-    for alt in g.data.cards[card].alts:
-        for comp in groups(g, pos, subject, alt.numeral):
-            if not carry_problem(g, pos, alt, (subject, *comp), subject):
-                out.append(Carry(alt.numeral, comp))
-    return out
+def carries(g: SilkroadGame, pos: tuple[int, ...], card: int, subject: int) -> tuple[Carry, ...]:
+    """Every allowed way to carry out `card` for `subject` (alternative and group).
+
+    Kept by position for the game: a card played is asked for them twice (carried out
+    at once when there is one way, listed as the choice when several), and a position
+    recurs across playouts and searches.
+    """
+    key = (pos, card, subject)
+    cache = g.carry_cache
+    hit = cache.get(key)
+    if hit is None:
+        out = []
+        for alt in g.data.cards[card].alts:
+            for comp in groups(g, pos, subject, alt.numeral):
+                if not carry_problem(g, pos, alt, (subject, *comp), subject):
+                    out.append(Carry(alt.numeral, comp))
+        hit = tuple(out)
+        if len(cache) > 200_000:
+            cache.clear()
+        cache[key] = hit
+    return hit
 
 
 def has_effect(g: SilkroadGame, pos: tuple[int, ...], card: int, subject: int) -> bool:
@@ -175,14 +202,18 @@ def has_effect(g: SilkroadGame, pos: tuple[int, ...], card: int, subject: int) -
     cache = g.effect_cache
     hit = cache.get(key)
     if hit is None:
-        hit = False
-        for alt in g.data.cards[card].alts:
-            for comp in groups(g, pos, subject, alt.numeral):
-                if not carry_problem(g, pos, alt, (subject, *comp), subject):
-                    hit = True
+        known = g.carry_cache.get(key)
+        if known is not None:
+            hit = bool(known)
+        else:
+            hit = False
+            for alt in g.data.cards[card].alts:
+                for comp in groups(g, pos, subject, alt.numeral):
+                    if not carry_problem(g, pos, alt, (subject, *comp), subject):
+                        hit = True
+                        break
+                if hit:
                     break
-            if hit:
-                break
         if len(cache) > 200_000:
             cache.clear()
         cache[key] = hit
@@ -295,24 +326,37 @@ def move(w: SilkroadState, m: int, steps: int) -> None:
     w.pos = _set(w.pos, m, destination(w.game, w.pos[m], steps))
 
 
+def foremost(pos: tuple[int, ...]) -> int:
+    """``max(pos)`` as a loop the compiled build runs on machine integers."""
+    top = pos[0]
+    for p in pos:
+        if p > top:
+            top = p
+    return top
+
+
 def check_cities(w: SilkroadState) -> None:
     """SR-7, SR-8.4, SR-9.1: score the milestone city once a company has reached it."""
     g = w.game
     cities = g.data.cities
     while w.phase != END:
-        if max(w.pos) >= g.length:
+        top = foremost(w.pos)
+        if top >= g.length:
             finish(w, venice=True)
             return
         if w.milestone >= len(cities) - 1:
             return
         city = cities[w.milestone]
+        # No company's last merchant is past the foremost one: most steps end here.
+        if top < city.field:
+            return
         worst = [min(w.pos[m] for m in g.merchants_of[seat]) for seat in range(g.players)]
         if max(worst) < city.field:
             return
         pays = [city.pay(p) for p in worst]
         for seat, v in enumerate(pays):
             gain(w, seat, v)
-        note(
+        note_text(
             w, f"{city.name} pays " + ", ".join(f"{g.seat_name(i)} {v}" for i, v in enumerate(pays))
         )
         w.milestone += 1
@@ -325,9 +369,9 @@ def finish(w: SilkroadState, venice: bool) -> None:
         goal = g.data.cities[-1]
         for m, p in enumerate(w.pos):
             gain(w, g.owner[m], goal.pay(p))
-        note(w, f"{COLOURS[w.pos.index(max(w.pos))]} reaches {goal.name}: the journey ends")
+        note(w, "{} reaches {}: the journey ends", COLOURS[w.pos.index(max(w.pos))], goal.name)
     else:
-        note(w, "no card and no bazaar is left to anyone: the journey ends")
+        note_text(w, "no card and no bazaar is left to anyone: the journey ends")
     for seat in range(g.players):
         gain(w, seat, -g.data.penalties[len(w.displays[seat])])
     w.phase = END
@@ -358,7 +402,7 @@ def refill(w: SilkroadState) -> None:
         if any(w.discard) and w.reshuffles < MAX_RESHUFFLES:
             w.deck, w.discard = w.discard, (0,) * len(w.discard)
             w.reshuffles += 1
-            note(w, "the discard pile is shuffled into a new draw pile")
+            note_text(w, "the discard pile is shuffled into a new draw pile")
         else:
             end_turn(w)
             return
@@ -457,10 +501,13 @@ def _on_draw(w: SilkroadState, a: Action) -> None:
         w.deck_bazaars -= 1
         w.marker += 1
         if g.data.bazaar_row(w.marker) is None:
-            note(w, f"{g.seat_name(seat)} draws a bazaar card: the bazaar track has run out")
+            note(w, "{} draws a bazaar card: the bazaar track has run out", SEAT_NAMES[seat])
         else:
             note(
-                w, f"{g.seat_name(seat)} draws a bazaar card: the bazaar marker moves to {w.marker}"
+                w,
+                "{} draws a bazaar card: the bazaar marker moves to {}",
+                SEAT_NAMES[seat],
+                w.marker,
             )
         refill(w)
     else:
@@ -474,7 +521,7 @@ def _on_start(w: SilkroadState, a: Action) -> None:
     g = w.game
     m = len(w.pos)
     w.pos = (*w.pos, g.data.start_positions[a.field])
-    note(w, f"{COLOURS[m]} starts on field {g.data.start_fields[a.field]}")
+    note(w, "{} starts on field {}", COLOURS[m], g.data.start_fields[a.field])
     if len(w.pos) == g.merchants:
         w.phase = TURN
 
@@ -492,9 +539,10 @@ def _on_play_or_give(w: SilkroadState, a: Action) -> None:
         w.mode = "B"
     w.card, w.subject, w.phase = a.card, a.merchant, CARRY
     verb = "plays" if w.mode == "A" else "gives"
-    note(w, f"{g.seat_name(seat)} {verb} {card_name(a.card)} for {COLOURS[a.merchant]}")
+    # "#{}" with the kind + 1 is `card_name`.
+    note(w, "{} {} #{} for {}", SEAT_NAMES[seat], verb, a.card + 1, COLOURS[a.merchant])
     if g.simple[a.card]:
-        carry(w, Carry(1, ()))
+        carry(w, ONLY_WAY)
     else:
         options = carries(g, w.pos, a.card, a.merchant)
         if len(options) == 1:
@@ -512,7 +560,7 @@ def _on_pick(w: SilkroadState, a: Action) -> None:
     card = g.data.cards[w.card]
     part = card.alts[numeral_index(card.alts, w.numeral)].parts[w.part]
     move(w, a.merchant, part_steps(w.pos, part, a.merchant))
-    note(w, f"{COLOURS[a.merchant]} is meant")
+    note(w, "{} is meant", COLOURS[a.merchant])
     w.part += 1
     w.phase = CARRY
     check_cities(w)
@@ -522,21 +570,19 @@ def _on_pick(w: SilkroadState, a: Action) -> None:
 
 def _on_lay(w: SilkroadState, a: Action) -> None:
     assert isinstance(a, Lay)
-    g = w.game
     seat = turn_seat(w.game, w.turn)
     w.hands = _put(w.hands, seat, without(w.hands[seat], a.card))
     w.displays = _put(w.displays, seat, tuple(sorted((*w.displays[seat], a.card))))
-    note(w, f"{g.seat_name(seat)} lays the dead card {card_name(a.card)}")
+    note(w, "{} lays the dead card #{}", SEAT_NAMES[seat], a.card + 1)
     refill(w)
 
 
 def _on_drop(w: SilkroadState, a: Action) -> None:
     assert isinstance(a, Drop)
-    g = w.game
     seat = turn_seat(w.game, w.turn)
     w.displays = _put(w.displays, seat, without(w.displays[seat], a.card))
     w.discard = _add(w.discard, a.card, 1)
-    note(w, f"{g.seat_name(seat)} gives up the dead card {card_name(a.card)}")
+    note(w, "{} gives up the dead card #{}", SEAT_NAMES[seat], a.card + 1)
     end_turn(w)
 
 
@@ -547,7 +593,7 @@ def _on_call_bazaar(w: SilkroadState, a: Action) -> None:
     row = g.data.bazaar_row(w.marker)
     assert row is not None, "SR-6.5: only a bazaar on the track is called"
     paid = pay_bazaar(w)
-    note(
+    note_text(
         w,
         f"{g.seat_name(seat)} calls bazaar {row.bazaar}: "
         + ", ".join(f"{COLOURS[m]} {v}" for m, v in enumerate(paid) if v),
@@ -578,9 +624,8 @@ def _on_miles(w: SilkroadState, a: Action) -> None:
 
 def _on_wait(w: SilkroadState, a: Action) -> None:
     assert isinstance(a, Wait)
-    g = w.game
     seat = turn_seat(w.game, w.turn)
-    note(w, f"{g.seat_name(seat)} has no card to use and waits")
+    note(w, "{} has no card to use and waits", SEAT_NAMES[seat])
     end_turn(w)
 
 
@@ -600,7 +645,7 @@ def carry(w: SilkroadState, a: Carry) -> None:
     if alt.silver:
         gain(w, g.owner[w.subject], alt.silver)
     if len(card.alts) > 1:
-        note(w, f"{COLOURS[w.subject]} travels {NUMERALS[a.numeral]}")
+        note(w, "{} travels {}", COLOURS[w.subject], NUMERALS[a.numeral])
     resolve(w)
 
 

@@ -6,6 +6,7 @@ import enum
 from typing import TYPE_CHECKING
 
 from tianxia.core import CHANCE, TERMINAL, State, StateDataError
+from tianxia.core.log import Log
 from tianxia.games.silkroad.data import numeral_index
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ class SilkroadState(State):
     part: int
     remaining: int
     ended: str
-    log: tuple[str, ...]
+    log: Log
 
     @property
     def numeral_index(self) -> int:
