@@ -67,6 +67,9 @@ class ISMCTSBot(Bot):
         widen_k, widen_power: the widening schedule.
         centre: subtract the seats' mean from the hook's values in a zero-sum game (1)
             or not (0).
+        abstract: where the game's search room offers `search_actions(state, legal)`,
+            weigh only the actions it keeps, in the tree and in rollouts (1), or every
+            legal action (0). Mandarin keeps a few bid levels of an auction's hundreds.
 
     A game's search room may declare `SEARCH_DEFAULTS`, a dict of these options with the
     values measured best on that game; options given to the bot override them.
@@ -85,6 +88,7 @@ class ISMCTSBot(Bot):
         "widen_k": 2.0,
         "widen_power": 0.5,
         "centre": 1,
+        "abstract": 1,
     }
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
@@ -133,6 +137,10 @@ class ISMCTSBot(Bot):
         if centre not in (0, 1):  # True and False included
             raise ValueError(f"{self.NAME}: option centre must be 0 or 1, not {centre!r}")
         self.centre: bool = bool(centre)
+        abstract = o["abstract"]
+        if abstract not in (0, 1):
+            raise ValueError(f"{self.NAME}: option abstract must be 0 or 1, not {abstract!r}")
+        self._abstract: Any = getattr(game.search, "search_actions", None) if abstract else None
         # The root's actions best first by their one-ply value, for widening there.
         self._root_rank: dict[Action, int] = {}
         self.last_simulations = 0
@@ -144,6 +152,11 @@ class ISMCTSBot(Bot):
         return self.last_simulations / self.last_seconds if self.last_seconds > 0 else 0.0
 
     def _choose(self, state: State, legal: tuple[Action, ...]) -> Action:
+        if self._abstract is not None:
+            legal = self._abstract(state, legal)
+            if len(legal) == 1:
+                self._explanation = f"{self.NAME}: {legal[0]} is the only action weighed"
+                return legal[0]
         budget = self.simulations if self.simulations is not None else math.inf
         start = time.perf_counter()
         deadline = start + self.time_limit if self.time_limit is not None else math.inf
@@ -219,6 +232,8 @@ class ISMCTSBot(Bot):
                     node = below
                 continue
             legal = state.legal_actions()
+            if self._abstract is not None:
+                legal = self._abstract(state, legal)
             children = node.children
             if self.widen_above and len(legal) > self.widen_above:
                 legal = self._widened(node, root, legal)
@@ -279,7 +294,10 @@ class ISMCTSBot(Bot):
                 continue
             if decisions >= self.rollout_depth:
                 return values(state, self.centre)
-            state = state.apply_unchecked(rng.choice(state.legal_actions()))
+            legal = state.legal_actions()
+            if self._abstract is not None:
+                legal = self._abstract(state, legal)
+            state = state.apply_unchecked(rng.choice(legal))
             decisions += 1
 
     def _describe_search(
