@@ -1,4 +1,4 @@
-"""Action abstraction: Mandarin's search weighs a few bids and cashes only when short."""
+"""Search options of ismcts: action abstraction (Mandarin), the final move, greedy rollouts."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 
 import tianxia
 import tianxia.bots
+from tianxia.bots.evaluation import value_for
 from tianxia.bots.ismcts import ISMCTSBot
-from tianxia.core import sample_chance
+from tianxia.core import State, sample_chance
 from tianxia.games.mandarin import rules, search
 from tianxia.games.mandarin.actions import BID_STEP, Bid, Cash, Pass
 from tianxia.games.mandarin.state import MandarinState
@@ -93,3 +94,50 @@ def test_the_abstraction_can_be_switched_off() -> None:
     assert ISMCTSBot(tianxia.load_game("greatwall"), 0)._abstract is None  # no such hook
     with pytest.raises(ValueError, match="abstract"):
         ISMCTSBot(game, 0, abstract=2)
+
+
+def _greatwall_decision(seed: int) -> State:
+    game = tianxia.load_game("greatwall", players=2)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) < 3:
+        legal = state.legal_actions()
+        state = state.apply(sample_chance(state, rng) if state.is_chance_node() else legal[0])
+    return state
+
+
+def _listed(bot: ISMCTSBot) -> list[tuple[str, int, float]]:
+    """(action, visits, value) of each alternative in the bot's explanation."""
+    out = []
+    for line in bot.explain().splitlines()[1:-1]:
+        action, rest = line.strip().split(": ")
+        visits, value = rest.split(" visits, value ")
+        out.append((action, int(visits), float(value)))
+    return out
+
+
+@pytest.mark.parametrize("final", ["visits", "mean"])
+def test_the_move_is_the_most_visited_or_the_best_mean(final: str) -> None:
+    state = _greatwall_decision(3)
+    bot = ISMCTSBot(state.game, state.current_player(), seed=1, simulations=80, final=final)
+    choice = bot.act(state)
+    listed = _listed(bot)
+    assert listed[0][0] == str(choice)
+    key = 1 if final == "visits" else 2
+    assert listed[0][key] == max(row[key] for row in listed)
+    with pytest.raises(ValueError, match="final"):
+        ISMCTSBot(state.game, 0, final="robust")
+
+
+def test_a_greedy_rollout_step_takes_the_movers_best_successor() -> None:
+    state = _greatwall_decision(5)
+    seat = state.current_player()
+    bot = ISMCTSBot(state.game, seat, seed=2, rollout_greedy=1.0)
+    # The actions that draw no card, so that each successor is exact.
+    legal = tuple(a for a in state.legal_actions() if not state.apply(a).is_chance_node())
+    assert len(legal) > 2
+    after = bot._greedy_step(state, seat, legal)
+    best = max(value_for(state.apply(a), seat) for a in legal)
+    assert value_for(after, seat) == pytest.approx(best)
+    with pytest.raises(ValueError, match="rollout_greedy"):
+        ISMCTSBot(state.game, seat, rollout_greedy=1.5)
