@@ -141,3 +141,10 @@ def test_a_greedy_rollout_step_takes_the_movers_best_successor() -> None:
     assert value_for(after, seat) == pytest.approx(best)
     with pytest.raises(ValueError, match="rollout_greedy"):
         ISMCTSBot(state.game, seat, rollout_greedy=1.5)
+
+
+def test_silk_road_rolls_out_greedily_by_default_and_the_caller_may_say_otherwise() -> None:
+    game = tianxia.load_game("silkroad", players=2)
+    assert ISMCTSBot(game, 0).rollout_greedy == 1.0
+    assert ISMCTSBot(game, 0, rollout_greedy=0).rollout_greedy == 0.0
+    assert ISMCTSBot(tianxia.load_game("greatwall"), 0).rollout_greedy == 0.0
