@@ -159,7 +159,10 @@ def _auction(seed: int = 1) -> State:
 
 def test_widening_keeps_an_auction_to_its_best_bids_at_the_root() -> None:
     state = _auction()
-    bot = ISMCTSBot(state.game, state.current_player(), seed=2, simulations=150, widen_above=100)
+    # Widening over every bid: without the game's abstraction, which keeps only a few.
+    bot = ISMCTSBot(
+        state.game, state.current_player(), seed=2, simulations=150, widen_above=100, abstract=0
+    )
     choice = bot.act(state)
     legal = state.legal_actions()
     assert len(bot._root_rank) == len(legal) > bot.widen_above

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from tianxia.bots.base import Bot, _check_number, terms_text
-from tianxia.bots.evaluation import mean_terms, settle, values
+from tianxia.bots.evaluation import mean_terms, settle, value_for, values
 from tianxia.core import CHANCE, TERMINAL, Action, Game, State, sample_chance
 
 _TOP = 5
@@ -67,6 +67,13 @@ class ISMCTSBot(Bot):
         widen_k, widen_power: the widening schedule.
         centre: subtract the seats' mean from the hook's values in a zero-sum game (1)
             or not (0).
+        final: the move played: the root action with the most `visits` (ties: the better
+            mean), or the best `mean` value (ties: more visits).
+        rollout_greedy: the chance that a rollout decision takes the action the mover's
+            hook likes best one ply on instead of a random one (0: random rollouts).
+        abstract: where the game's search room offers `search_actions(state, legal)`,
+            weigh only the actions it keeps, in the tree and in rollouts (1), or every
+            legal action (0). Mandarin keeps a few bid levels of an auction's hundreds.
 
     A game's search room may declare `SEARCH_DEFAULTS`, a dict of these options with the
     values measured best on that game; options given to the bot override them.
@@ -85,6 +92,9 @@ class ISMCTSBot(Bot):
         "widen_k": 2.0,
         "widen_power": 0.5,
         "centre": 1,
+        "abstract": 1,
+        "rollout_greedy": 0.0,
+        "final": "visits",
     }
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
@@ -133,6 +143,18 @@ class ISMCTSBot(Bot):
         if centre not in (0, 1):  # True and False included
             raise ValueError(f"{self.NAME}: option centre must be 0 or 1, not {centre!r}")
         self.centre: bool = bool(centre)
+        self.rollout_greedy: float = _check_number(
+            self.NAME, "rollout_greedy", o["rollout_greedy"], kind=float, low=0.0, high=1.0
+        )
+        if o["final"] not in ("visits", "mean"):
+            raise ValueError(
+                f"{self.NAME}: option final must be visits or mean, not {o['final']!r}"
+            )
+        self.by_mean: bool = o["final"] == "mean"
+        abstract = o["abstract"]
+        if abstract not in (0, 1):
+            raise ValueError(f"{self.NAME}: option abstract must be 0 or 1, not {abstract!r}")
+        self._abstract: Any = getattr(game.search, "search_actions", None) if abstract else None
         # The root's actions best first by their one-ply value, for widening there.
         self._root_rank: dict[Action, int] = {}
         self.last_simulations = 0
@@ -144,6 +166,11 @@ class ISMCTSBot(Bot):
         return self.last_simulations / self.last_seconds if self.last_seconds > 0 else 0.0
 
     def _choose(self, state: State, legal: tuple[Action, ...]) -> Action:
+        if self._abstract is not None:
+            legal = self._abstract(state, legal)
+            if len(legal) == 1:
+                self._explanation = f"{self.NAME}: {legal[0]} is the only action weighed"
+                return legal[0]
         budget = self.simulations if self.simulations is not None else math.inf
         start = time.perf_counter()
         deadline = start + self.time_limit if self.time_limit is not None else math.inf
@@ -168,10 +195,16 @@ class ISMCTSBot(Bot):
         self.last_simulations = done
         self.last_seconds = time.perf_counter() - start
         merged = _merge(roots, legal)
-        ranked = sorted(
-            merged.items(),
-            key=lambda ac: (-ac[1].visits, -ac[1].total / max(1, ac[1].visits)),
-        )
+        if self.by_mean:
+            ranked = sorted(
+                merged.items(),
+                key=lambda ac: (-ac[1].total / max(1, ac[1].visits), -ac[1].visits),
+            )
+        else:
+            ranked = sorted(
+                merged.items(),
+                key=lambda ac: (-ac[1].visits, -ac[1].total / max(1, ac[1].visits)),
+            )
         choice = ranked[0][0]
         self._explanation = self._describe_search(choice, ranked, samples)
         return choice
@@ -219,6 +252,8 @@ class ISMCTSBot(Bot):
                     node = below
                 continue
             legal = state.legal_actions()
+            if self._abstract is not None:
+                legal = self._abstract(state, legal)
             children = node.children
             if self.widen_above and len(legal) > self.widen_above:
                 legal = self._widened(node, root, legal)
@@ -279,8 +314,25 @@ class ISMCTSBot(Bot):
                 continue
             if decisions >= self.rollout_depth:
                 return values(state, self.centre)
-            state = state.apply_unchecked(rng.choice(state.legal_actions()))
+            legal = state.legal_actions()
+            if self._abstract is not None:
+                legal = self._abstract(state, legal)
+            if self.rollout_greedy and len(legal) > 1 and rng.random() < self.rollout_greedy:
+                state = self._greedy_step(state, p, legal)
+            else:
+                state = state.apply_unchecked(rng.choice(legal))
             decisions += 1
+
+    def _greedy_step(self, state: State, seat: int, legal: tuple[Action, ...]) -> State:
+        """The successor `seat` likes best one ply on, chance drawn; ties to the first."""
+        rng = self.rng
+        best, best_value = state, -math.inf
+        for a in legal:
+            after = settle(state.apply_unchecked(a), rng)
+            v = value_for(after, seat)
+            if v > best_value:
+                best, best_value = after, v
+        return best
 
     def _describe_search(
         self, choice: Action, ranked: list[tuple[Action, _Node]], samples: list[State]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 import random
 
+from tianxia.core import Action
 from tianxia.games.mandarin import rules
+from tianxia.games.mandarin.actions import BID_STEP, Bid, Cash
 from tianxia.games.mandarin.data import ANIMAL_COUNT, COLOUR_COUNT
 from tianxia.games.mandarin.state import MandarinState
 
@@ -33,6 +35,49 @@ def resample(s: MandarinState, seat: int, rng: random.Random) -> MandarinState:
         for i in range(s.game.players)
     )
     return s.replace(money=money)
+
+
+# The bid levels a search weighs, as fractions of the lot's bank value (MA-9.1): a lot
+# bought at its value leaves wealth as it was; a tile that completes a set is worth more.
+BID_LEVELS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
+
+
+def search_actions(s: MandarinState, legal: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The actions a search weighs, where `legal` offers more than it can tell apart.
+
+    - Cashing in: a tile is worth as much in the hand as in the purse (MA-9.1), so a
+      cash only pays when money is short: below a pagoda's rent, or in an auction
+      below the lowest bid. Otherwise the search weighs none (a dozen actions at every
+      decision of a turn, each worth the same to the hook, so a short search picks one
+      on noise and a random rollout throws tiles away); when short, one tile per animal.
+    - Auctions offer every bid up to the cap, up to 200 actions a hundred yuan apart;
+      a random rollout's bid is mostly beyond the purse, which forfeits it (MA-4.5).
+      The search weighs pass, the minimum bid, a few levels around the lot's bank value
+      and the whole purse, none above what the bidder holds.
+    """
+    purse = s.money[s.actor]
+    auction = s.phase == rules.AUCTION
+    lowest = s.high + BID_STEP
+    short = purse < rules.PAGODA_RENT or (auction and purse < lowest)
+    keep: set[int] = set()
+    if auction:
+        worth = sum(rules.TILE_VALUES[t] for t, o in enumerate(s.owner) if o == rules.LOT)
+        worth += 200 * s.holes
+        amounts = {lowest, purse - purse % BID_STEP}
+        amounts.update(int(f * worth) // BID_STEP * BID_STEP for f in BID_LEVELS)
+        keep = {a for a in amounts if lowest <= a <= purse}
+    animals: set[int] = set()
+    out: list[Action] = []
+    for a in legal:
+        if isinstance(a, Cash):
+            animal = a.tile // COLOUR_COUNT
+            if not short or animal in animals:
+                continue
+            animals.add(animal)
+        elif isinstance(a, Bid) and a.amount not in keep:
+            continue
+        out.append(a)
+    return tuple(out) or legal
 
 
 def heuristic_terms(s: MandarinState, seat: int) -> dict[str, float]:
