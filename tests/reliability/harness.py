@@ -15,7 +15,7 @@ import platform
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,6 +138,14 @@ def read_tap(folder: Path) -> Tap:
                     scanned += 1
                     kinds[rec["kind"]] = kinds.get(rec["kind"], 0) + 1
     return Tap(scanned, leaks, kinds)
+
+
+def recorded(harness: str, backend: str, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run a harness, keep its figures (`write_summary`, timed) and return them."""
+    started = time.monotonic()
+    report = run()
+    write_summary(harness, backend, report, started)
+    return report
 
 
 def write_summary(harness: str, backend: str, figures: dict[str, Any], started: float) -> Path:

@@ -27,10 +27,10 @@ from .harness import (
     hooked,
     new_game,
     read_back,
+    recorded,
     size,
     sqlite_ok,
     unhandled,
-    write_summary,
 )
 
 POINTS = ("before_commit", "after_commit", "after_ack", "mid_broadcast")
@@ -166,11 +166,9 @@ def run_crashes(
 def test_no_acknowledged_action_is_lost_across_kills(
     url: str, backend: str, tmp_path: Path
 ) -> None:
-    started = time.monotonic()
     rng = random.Random(16)
     plan = _kill_plan(rng, size(PER_POINT), size(RANDOM_KILLS))
-    report = run_crashes(url, tmp_path, rng, plan, TITLES)
-    write_summary("crash", backend, report, started)
+    report = recorded("crash", backend, lambda: run_crashes(url, tmp_path, rng, plan, TITLES))
     assert report["kills"] == len(plan), report
     assert all(report["kills_by_point"].get(p, 0) == size(PER_POINT) for p in POINTS), report
     assert report["lost"] == 0, report
@@ -185,9 +183,11 @@ def test_no_acknowledged_action_is_lost_across_kills(
 def test_the_harness_catches_an_ack_before_commit(url: str, backend: str, tmp_path: Path) -> None:
     """The same harness against a server that acknowledges first and writes 50 ms later:
     the kills must show as lost actions, or the harness proves nothing."""
-    started = time.monotonic()
     rng = random.Random(61)
-    report = run_crashes(url, tmp_path, rng, ["before_commit"] * 3, {"greatwall": 2}, lie=True)
-    write_summary("crash-lying-server", backend, report, started)
+    report = recorded(
+        "crash-lying-server",
+        backend,
+        lambda: run_crashes(url, tmp_path, rng, ["before_commit"] * 3, {"greatwall": 2}, lie=True),
+    )
     assert report["kills"] == 3
     assert report["lost"] >= 1, report

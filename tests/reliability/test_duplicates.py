@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from typing import Any
 import httpx
 
 from .bots import Conn
-from .harness import TITLES, hooked, new_game, read_back, size, unhandled, write_summary
+from .harness import TITLES, hooked, new_game, read_back, recorded, size, unhandled
 
 RESENDS = 2500  # copies per database: 5,000 in all, the issue's figure
 GAMES = 6  # played side by side
@@ -252,9 +251,11 @@ def _verdict(url: str, trials: list[Trial], kills: int, bad: int) -> dict[str, A
 def test_a_resent_action_is_applied_once_and_answered_alike(
     url: str, backend: str, tmp_path: Path
 ) -> None:
-    started = time.monotonic()
-    report = run_duplicates(url, tmp_path, random.Random(5), size(RESENDS), RESTARTS)
-    write_summary("duplicates", backend, report, started)
+    report = recorded(
+        "duplicates",
+        backend,
+        lambda: run_duplicates(url, tmp_path, random.Random(5), size(RESENDS), RESTARTS),
+    )
     assert report["resends"] == size(RESENDS), report
     assert set(report["resends_by_mode"]) == set(MODES), report
     assert report["applied_more_than_once"] == 0, report
@@ -268,8 +269,9 @@ def test_the_harness_catches_a_server_that_forgets_resends(
 ) -> None:
     """Against a server that judges every copy as a new action, the copies must show as
     answers that differ (refused as stale), or the harness proves nothing."""
-    started = time.monotonic()
-    folder = tmp_path
-    report = run_duplicates(url, folder, random.Random(50), 60, 1, lie="forget_resends")
-    write_summary("duplicates-forgetful-server", backend, report, started)
+    report = recorded(
+        "duplicates-forgetful-server",
+        backend,
+        lambda: run_duplicates(url, tmp_path, random.Random(50), 60, 1, lie="forget_resends"),
+    )
     assert report["answers_not_identical"] >= 1, report

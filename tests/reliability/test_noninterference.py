@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from typing import Any
 import httpx
 
 from .bots import Conn
-from .harness import TITLES, hooked, running, size, unhandled, write_summary
+from .harness import TITLES, hooked, recorded, running, size, unhandled
 
 PAIRS = 250  # per database: 500 in all, the figure
 MOVES = 24  # player actions at most per pair
@@ -318,9 +317,7 @@ def run_pairs(url: str, folder: Path, count: int, seed: int) -> dict[str, Any]:
 def test_a_viewer_cannot_tell_apart_what_it_may_not_see(
     url: str, backend: str, tmp_path: Path
 ) -> None:
-    started = time.monotonic()
-    report = run_pairs(url, tmp_path, size(PAIRS), 12)
-    write_summary("noninterference", backend, report, started)
+    report = recorded("noninterference", backend, lambda: run_pairs(url, tmp_path, size(PAIRS), 12))
     assert report["pairs"] == size(PAIRS)
     assert report["pairs_whose_states_differ"] >= report["pairs"] // 2, report
     assert report["frames_differing"] == 0, report

@@ -29,7 +29,7 @@ from websockets.exceptions import WebSocketException
 
 from tianxia.server.testroutes import view_hash
 
-from .harness import TITLES, hooked, new_game, running, size, unhandled, write_summary, ws_url
+from .harness import TITLES, hooked, new_game, recorded, running, size, unhandled, ws_url
 
 DROPS = 500  # per database: 1,000 in all
 GAMES = 10  # played side by side
@@ -221,9 +221,9 @@ def run_reconnection(
 def test_a_seat_that_comes_back_sees_what_the_server_holds(
     url: str, backend: str, tmp_path: Path
 ) -> None:
-    started = time.monotonic()
-    report = run_reconnection(url, tmp_path, size(DROPS), 9)
-    write_summary("reconnection", backend, report, started)
+    report = recorded(
+        "reconnection", backend, lambda: run_reconnection(url, tmp_path, size(DROPS), 9)
+    )
     assert report["drops"] == size(DROPS), report
     assert set(report["drops_by_kind"]) == set(KINDS), report
     assert report["view_checks"] >= report["drops"], report
@@ -238,8 +238,10 @@ def test_the_harness_catches_a_server_that_skips_an_event(
 ) -> None:
     """Against a server that answers a returning seat from one event too far on, the
     harness must see gaps and views that differ, or it proves nothing."""
-    started = time.monotonic()
-    report = run_reconnection(url, tmp_path, 20, 90, lie="skip_an_event")
-    write_summary("reconnection-skipping-server", backend, report, started)
+    report = recorded(
+        "reconnection-skipping-server",
+        backend,
+        lambda: run_reconnection(url, tmp_path, 20, 90, lie="skip_an_event"),
+    )
     assert report["gaps_or_repeats"] >= 1, report
     assert report["view_mismatches"] >= 1, report

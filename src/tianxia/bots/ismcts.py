@@ -195,16 +195,12 @@ class ISMCTSBot(Bot):
         self.last_simulations = done
         self.last_seconds = time.perf_counter() - start
         merged = _merge(roots, legal)
-        if self.by_mean:
-            ranked = sorted(
-                merged.items(),
-                key=lambda ac: (-ac[1].total / max(1, ac[1].visits), -ac[1].visits),
-            )
-        else:
-            ranked = sorted(
-                merged.items(),
-                key=lambda ac: (-ac[1].visits, -ac[1].total / max(1, ac[1].visits)),
-            )
+
+        def rank(ac: tuple[Action, _Node]) -> tuple[float, float]:
+            visits, mean = ac[1].visits, ac[1].total / max(1, ac[1].visits)
+            return (-mean, -visits) if self.by_mean else (-visits, -mean)
+
+        ranked = sorted(merged.items(), key=rank)
         choice = ranked[0][0]
         self._explanation = self._describe_search(choice, ranked, samples)
         return choice

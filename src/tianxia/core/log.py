@@ -101,19 +101,11 @@ def _encode(log: Log) -> list[str]:
 
 
 def _decode(value: object, game: object, path: str) -> Log:
-    from tianxia.core.value import StateDataError
+    # The checks and messages of a ``tuple[str, ...]`` field, which the log replaced.
+    from tianxia.core.value import codec_for
 
-    if not isinstance(value, list):
-        raise StateDataError(f"{path}: expected a list, found {_shown(value)}")
-    for i, text in enumerate(value):
-        if not isinstance(text, str):
-            raise StateDataError(f"{path}[{i}]: expected text, found {_shown(text)}")
-    return Log(tuple(value))
-
-
-def _shown(value: object) -> str:
-    shown = repr(value)
-    return shown[:57] + "..." if len(shown) > 60 else shown
+    texts: tuple[str, ...] = codec_for(tuple[str, ...])[1](value, game, path)
+    return Log(texts)
 
 
 EMPTY = Log()

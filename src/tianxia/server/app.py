@@ -217,7 +217,7 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
             live.seats[body.seat].update(values)
             if hooks is not None:
                 hooks.issued[(game_id, body.seat)] = secret
-            await live.broadcast()
+            live.broadcast()
         live.kick()
         return {"seat": body.seat, "secret": secret, "game": game_id}
 
@@ -241,7 +241,7 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
             for c in list(live.conns):
                 if c.seat == seat:
                     c.seat, c.bound = None, False
-            await live.broadcast()
+            live.broadcast()
         return {"seat": seat, "left": True}
 
     @app.post("/api/games/{game_id}/resign")
@@ -255,7 +255,7 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
             await hub.storage.run(hub.storage.store.update_seat, game_id, seat, resigned=True)
             live.seats[seat]["resigned"] = True
             live.table.bots[seat] = make_bot(TAKEOVER_STRENGTH, live.game, seat, seat)
-            await live.broadcast()
+            live.broadcast()
         live.kick()
         return {"seat": seat, "resigned": True}
 
@@ -433,7 +433,7 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
         if reply["type"] in ("accepted", "undone"):
             if hooks is not None:
                 hooks.fault("after_ack")
-            await live.broadcast()
+            live.broadcast()
         live.kick()
 
     async def _hello(live: LiveGame, conn: Connection, msg: P.Hello) -> None:

@@ -32,7 +32,7 @@ from tianxia.core import (
     seat_name,
 )
 from tianxia.core.registry import game_class
-from tianxia.play.table import NotYourTurn, SeatPlan, Table, make_bot
+from tianxia.play.table import NotYourTurn, RandomBot, SeatPlan, Table, make_bot
 from tianxia.server import protocol as P
 from tianxia.server.storage import Conflict, Row, Store
 
@@ -375,7 +375,7 @@ class LiveGame:
         if conn.sender is not None:
             conn.sender.cancel()
 
-    async def broadcast(self) -> None:
+    def broadcast(self) -> None:
         """Owe every viewer a view of the game as it now is.
 
         Each connection's own sender builds and sends it when that socket is ready:
@@ -414,8 +414,6 @@ class LiveGame:
                         await conn.close()
                         return
                 await conn.send(msg)
-            except asyncio.CancelledError:
-                raise
             except Exception:  # a dead socket: its handler will drop it
                 self.conns.discard(conn)
                 return
@@ -638,15 +636,16 @@ class LiveGame:
                 # The fault is logged and this one move is a seeded random one.
                 log.exception("game %s: the bot of seat %s failed at seq %s", self.id, seat, seq)
                 st = t.state
-                action = random.Random(f"{self.id}:{seq}").choice(st.legal_actions())
-                why = f"chose {action} at random: the bot failed"
+                stand_in = RandomBot(seq)
+                action = stand_in.act(st)
+                why = f"the bot failed; {stand_in.explain()}"
             async with self.lock:
                 if t.seq != seq or t.state is not st or t.bots.get(seat) is not bot:
                     continue
                 row = await self.commit(action, seat, None)
                 if row is not None:
                     t.explanations[row.seq] = (seat, why)
-                await self.broadcast()
+                self.broadcast()
             await asyncio.sleep(self.hub.bot_pause)
         self.kick()
 
@@ -659,7 +658,7 @@ class LiveGame:
             # The player is gone past the clock: a bot plays the seat until they return.
             t.bots[seat] = make_bot(TAKEOVER_STRENGTH, self.game, seat, seq)
             self.takeover.add(seat)
-            await self.broadcast()
+            self.broadcast()
         self.kick()
 
     def player_returns(self, seat: int | None) -> None:

@@ -202,18 +202,14 @@ def has_effect(g: SilkroadGame, pos: tuple[int, ...], card: int, subject: int) -
     cache = g.effect_cache
     hit = cache.get(key)
     if hit is None:
-        known = g.carry_cache.get(key)
-        if known is not None:
-            hit = bool(known)
-        else:
-            hit = False
-            for alt in g.data.cards[card].alts:
-                for comp in groups(g, pos, subject, alt.numeral):
-                    if not carry_problem(g, pos, alt, (subject, *comp), subject):
-                        hit = True
-                        break
-                if hit:
+        hit = False
+        for alt in g.data.cards[card].alts:
+            for comp in groups(g, pos, subject, alt.numeral):
+                if not carry_problem(g, pos, alt, (subject, *comp), subject):
+                    hit = True
                     break
+            if hit:
+                break
         if len(cache) > 200_000:
             cache.clear()
         cache[key] = hit
