@@ -10,10 +10,17 @@ which both runs share); the difference of the two `Collected` counts divided by 
 steps printed is the cost of one step of the bench's loop (`legal_actions`, a checked
 `apply`, chance drawn by its probabilities). Instructions are not time (cache misses
 and branches are not counted), but a change that removes work shows in them.
+
+One run does the same when callgrind counts only inside the playouts, which run inside
+the one call of C's `functools.reduce`:
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        --toggle-collect=functools_reduce .venv/bin/python benchmarks/step_instructions.py silkroad 2 10
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 
@@ -38,7 +45,9 @@ def main() -> None:
     name, players, k = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     game = tianxia.load_game(name, players=players)
     playout(game, 10**6)  # warm-up, in both runs: the game's caches and tables
-    steps = sum(playout(game, seed) for seed in range(k))
+    # The playouts run inside one call of C's functools.reduce, which nothing else here
+    # calls: `--toggle-collect=functools_reduce` counts them alone, in one run.
+    steps = functools.reduce(lambda total, seed: total + playout(game, seed), range(k), 0)
     engine = "compiled" if tianxia.compiled() else "pure Python"
     print(f"steps {steps} ({engine})", file=sys.stderr)
 

@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, Self, cast
+from typing import Any, ClassVar, Literal, Self, TypeVar, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -27,6 +27,7 @@ from tianxia.core.events import Event, seat_name
 from tianxia.core.value import FrozenStateError, StateDataError, StateMeta, json_codec
 
 JSON = dict[str, Any]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -797,6 +798,28 @@ class State(metaclass=StateMeta):
 def _rebuild_state(cls: type[State], game: Game, values: tuple[Any, ...]) -> State:
     state: State = cls.new_draft(game, **dict(zip(cls.FIELDS, values))).freeze()
     return state
+
+
+# Chance is drawn once or twice per step of every playout and search, so the draw lives
+# in this compiled module (`tianxia.core.match` re-exports it).
+def choose_outcome(outcomes: Sequence[tuple[_T, float]], rng: random.Random) -> _T:
+    """One of `outcomes` (value, probability), drawn from `rng` by the probabilities."""
+    r = rng.random()
+    acc = 0.0
+    for a, p in outcomes:
+        acc += p
+        if r < acc:
+            return a
+    return outcomes[-1][0]
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """One outcome of the chance node `state`, drawn from `rng` by its probabilities."""
+    chances = state._chances
+    if chances is None:
+        # Fills the state's cache (or refuses a state that is not a chance node).
+        return choose_outcome(state.chance_outcomes(), rng)
+    return choose_outcome(chances, rng)
 
 
 __all__ = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -13,27 +13,12 @@ from tianxia.core.constants import CHANCE
 from tianxia.core.errors import IllegalActionError, NotationError
 from tianxia.core.events import Event
 from tianxia.core.game import JSON, Game, State
+from tianxia.core.game import choose_outcome as choose_outcome
+from tianxia.core.game import sample_chance as sample_chance
 
 # 1: variant, seed and log; 2 adds the chance stream's exact state ("rng").
 SAVE_FORMAT = 2
-_T = TypeVar("_T")
 _S = TypeVar("_S", bound=State)
-
-
-def choose_outcome(outcomes: Sequence[tuple[_T, float]], rng: random.Random) -> _T:
-    """One of `outcomes` (value, probability), drawn from `rng` by the probabilities."""
-    r = rng.random()
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if r < acc:
-            return a
-    return outcomes[-1][0]
-
-
-def sample_chance(state: State, rng: random.Random) -> Action:
-    """One outcome of the chance node `state`, drawn from `rng` by its probabilities."""
-    return choose_outcome(state.chance_outcomes(), rng)
 
 
 class Match:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from tianxia.core.actions import Action, ActionCodec
 from tianxia.core.game import JSON, Game, OptionSpec
+from tianxia.core.log import EMPTY as EMPTY_LOG
 from tianxia.core.registry import register_game
 from tianxia.games.china import data as board_data
 from tianxia.games.china import rules, search, view
@@ -174,6 +175,6 @@ class ChinaGame(Game):
             drawn=((0,) * 5,) * n,
             spent=((0,) * 5,) * n,
             dealt=0,
-            log=(),
+            log=EMPTY_LOG,
             final=None,
         )

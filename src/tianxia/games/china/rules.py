@@ -72,40 +72,53 @@ def _payments(g: ChinaGame, hand: tuple[int, ...], colour: int, spare: int) -> l
 
 
 def _placements(s: ChinaState, provinces: range | tuple[int, ...]) -> list[Action]:
+    # Listed on every turn of every playout: the tables are read into locals once, and
+    # a province's emissary room is counted in one pass over its seats (CH-4.2).
     g = s.game
     me = s.seat
     hand = s.hands[me]
     spare = MAX_CARDS - s.cards
     houses_left, emissaries_left, forts_left = s.supply[me]
-    colour = g.board.province_colour
-    pays = {p: _payments(g, hand, colour[p], spare) for p in provinces}
+    board = g.board
+    colour = board.province_colour
+    province_fields = board.province_fields
+    paying = [(p, pay) for p in provinces if (pay := _payments(g, hand, colour[p], spare))]
     out: list[Action] = []
+    if not paying:
+        return out
+    houses = s.houses
     if houses_left:
-        houses = s.houses
-        for p in provinces:
-            pay = pays[p]
-            if not pay:
-                continue
-            for f in g.board.province_fields[p]:
+        house_actions = g.house_actions
+        for p, pay in paying:
+            for f in province_fields[p]:
                 if houses[f] < 0:
-                    row = g.house_actions[f]
-                    out.extend(row[j + 1] for j in pay)
+                    row = house_actions[f]
+                    for j in pay:
+                        out.append(row[j + 1])
     if emissaries_left:
-        for p in provinces:
-            pay = pays[p]
-            if pay and emissaries_in(s, p) < emissary_limit(s, p):
-                row = g.emissary_actions[p]
-                out.extend(row[j + 1] for j in pay)
+        n = g.players
+        emissaries = s.emissaries
+        pcount = s.pcount
+        emissary_actions = g.emissary_actions
+        for p, pay in paying:
+            placed = limit = 0
+            for q in range(p * n, p * n + n):
+                placed += emissaries[q]
+                if pcount[q] > limit:
+                    limit = pcount[q]
+            if placed < limit:
+                row = emissary_actions[p]
+                for j in pay:
+                    out.append(row[j + 1])
     if forts_left and g.fortifications:
         forts = s.forts
-        for p in provinces:
-            pay = pays[p]
-            if not pay:
-                continue
-            for f in g.board.province_fields[p]:
-                if s.houses[f] < 0 and f not in forts:
-                    row = g.fort_actions[f]
-                    out.extend(row[j + 1] for j in pay)
+        fort_actions = g.fort_actions
+        for p, pay in paying:
+            for f in province_fields[p]:
+                if houses[f] < 0 and f not in forts:
+                    row = fort_actions[f]
+                    for j in pay:
+                        out.append(row[j + 1])
     return out
 
 
@@ -136,8 +149,9 @@ def legal_actions(s: ChinaState) -> list[Action]:
 
 
 # --- transitions --------------------------------------------------------------------
-def _log(t: ChinaState, text: str) -> None:
-    t.log = (*t.log[-(LOG_LENGTH - 1) :], text)
+def _log(t: ChinaState, template: str, *args: object) -> None:
+    """Log ``template.format(*args)``; formatted only when the log is read (`Log`)."""
+    t.log = t.log.add(LOG_LENGTH, (template, args) if args else template)
 
 
 def _set(row: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
@@ -209,14 +223,14 @@ def _on_card(t: ChinaState, s: ChinaState, a: Action) -> None:
         if s.exhaustions == 1:
             t.drawn = _set_row(t.drawn, me, _set(t.drawn[me], a.colour, 1))
         t.to_take = s.to_take - 1
-        _log(t, f"{seat_name(me)} draws a card from the deck")
+        _log(t, "{} draws a card from the deck", seat_name(me))
         _after_deck_draw(t)
         _refill_step(t)
         return
     t.display = _set(t.display, a.colour, 1)
     if s.exhaustions == 1:
         t.fresh = _set(t.fresh, a.colour, -1)
-    _log(t, f"{COLOURS[a.colour]} is laid out on the display")
+    _log(t, "{} is laid out on the display", COLOURS[a.colour])
     _after_deck_draw(t)
     _reveal_or_end(t)
 
@@ -247,20 +261,20 @@ def _on_piece(t: ChinaState, s: ChinaState, a: Action) -> None:
         houses[a.field] = me
         t.houses = tuple(houses)
         t.pcount = _set(s.pcount, p * n + me, 1)
-        _log(t, f"{seat_name(me)}: {a}")
+        _log(t, "{}: {}", seat_name(me), a)
         if not s.scored[p] and all(houses[f] >= 0 for f in names.province_fields[p]):
             gained = province_points(t, p)
             t.points = tuple(x + y for x, y in zip(t.points, gained))
             t.scored = _set(s.scored, p, 1)
-            _log(t, f"{names.province_names[p]} is full and scored: {list(gained)}")
+            _log(t, "{} is full and scored: {}", names.province_names[p], str(list(gained)))
     elif isinstance(a, Emissary):
         sup[1] -= 1
         t.emissaries = _set(s.emissaries, p * n + me, 1)
-        _log(t, f"{seat_name(me)}: {a}")
+        _log(t, "{}: {}", seat_name(me), a)
     else:
         sup[2] -= 1
         t.forts = tuple(sorted((*s.forts, a.field)))
-        _log(t, f"{seat_name(me)}: {a}")
+        _log(t, "{}: {}", seat_name(me), a)
     t.supply = _set_row(s.supply, me, tuple(sup))
     if t.pieces >= t.limit or t.cards >= MAX_CARDS:
         _start_refill(t)
@@ -277,7 +291,7 @@ def _on_exchange(t: ChinaState, s: ChinaState, a: Action) -> None:
     assert isinstance(a, Exchange)
     me = s.seat
     _spend(t, a.colour, 1)
-    _log(t, f"{seat_name(me)} exchanges a {COLOURS[a.colour]} card")
+    _log(t, "{} exchanges a {} card", seat_name(me), COLOURS[a.colour])
     t.to_take = 1
     _refill_step(t)
 
@@ -289,7 +303,7 @@ def _on_take(t: ChinaState, s: ChinaState, a: Action) -> None:
     t.hands = _set_row(s.hands, me, _set(s.hands[me], a.colour, 1))
     t.known = _set_row(s.known, me, _set(s.known[me], a.colour, 1))
     t.to_take = s.to_take - 1
-    _log(t, f"{seat_name(me)} takes {COLOURS[a.colour]} from the display")
+    _log(t, "{} takes {} from the display", seat_name(me), COLOURS[a.colour])
     _refill_step(t)
 
 
@@ -301,7 +315,7 @@ def _on_draw(t: ChinaState, s: ChinaState, a: Action) -> None:
 def _on_pass(t: ChinaState, s: ChinaState, a: Action) -> None:
     assert isinstance(a, Pass)
     me = s.seat
-    _log(t, f"{seat_name(me)} can neither place nor exchange and passes")
+    _log(t, "{} can neither place nor exchange and passes", seat_name(me))
     _end_turn(t)
 
 
@@ -340,11 +354,28 @@ def _end_turn(t: ChinaState) -> None:
 
 def any_placement_possible(s: ChinaState) -> bool:
     """CH-8.2: whether any seat, holding the right cards, could still place any piece."""
+    # Asked at the end of every turn: the cheap questions first, each only if needed.
     g = s.game
+    supply = s.supply
     free = [f for f, o in enumerate(s.houses) if o < 0]
-    room = any(emissaries_in(s, p) < emissary_limit(s, p) for p in g.all_provinces)
-    fort_room = g.fortifications and any(f not in s.forts for f in free)
-    return any((h and free) or (e and room) or (fo and fort_room) for h, e, fo in s.supply)
+    if free and any(h for h, _, _ in supply):
+        return True
+    if any(e for _, e, _ in supply):
+        n = g.players
+        emissaries = s.emissaries
+        pcount = s.pcount
+        for p in g.all_provinces:
+            placed = limit = 0
+            for q in range(p * n, p * n + n):
+                placed += emissaries[q]
+                if pcount[q] > limit:
+                    limit = pcount[q]
+            if placed < limit:
+                return True
+    if g.fortifications and any(fo for _, _, fo in supply):
+        forts = s.forts
+        return any(f not in forts for f in free)
+    return False
 
 
 # --- scoring ------------------------------------------------------------------------
@@ -467,7 +498,7 @@ def _finish(t: ChinaState, why: str) -> None:
         p + h + a + c for p, h, a, c in zip(t.points, houses, allies, chains, strict=True)
     )
     t.phase = OVER
-    _log(t, f"the game ends: {why}")
+    _log(t, "the game ends: {}", why)
 
 
 def winners(s: ChinaState) -> list[int]:

@@ -6,6 +6,7 @@ import enum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tianxia.core import CHANCE, TERMINAL, State, StateDataError
+from tianxia.core.log import Log
 
 if TYPE_CHECKING:
     from tianxia.games.china.game import ChinaGame
@@ -79,7 +80,7 @@ class ChinaState(State):
     drawn: tuple[Counts, ...]
     spent: tuple[Counts, ...]
     dealt: int
-    log: tuple[str, ...]
+    log: Log
     final: tuple[Counts, ...] | None
 
     DERIVED: ClassVar[tuple[str, ...]] = ("pcount",)

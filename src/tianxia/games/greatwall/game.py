@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from tianxia.core.actions import Action, ActionCodec
 from tianxia.core.game import Game
+from tianxia.core.log import EMPTY as EMPTY_LOG
 from tianxia.core.registry import register_game
 from tianxia.games.greatwall import rules, search, view
 from tianxia.games.greatwall.actions import (
@@ -133,5 +134,5 @@ class GreatWall(Game):
             done=0,
             trigger=-1,
             stopped=False,
-            log=(),
+            log=EMPTY_LOG,
         )

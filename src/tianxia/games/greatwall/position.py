@@ -6,7 +6,7 @@ fame tiles. A place is ``<seat>:<kind>``; a dragon laid on it follows after ``/`
 are 0-based here. ``closed`` is a section that has closed.
 
 >>> s = position(2, ["0:tower 1:gate 1:wall | 5 3", "| 2 4"], seat=1)
->>> s.sections[0].totals(2, s.game.card_values)
+>>> rules.section_totals(s.sections[0], 2, s.game.card_values)
 [3, 3]
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from tianxia.core.log import EMPTY as EMPTY_LOG
 from tianxia.games.greatwall import rules
 from tianxia.games.greatwall.data import KINDS
 from tianxia.games.greatwall.game import GreatWall
@@ -117,7 +118,7 @@ def position(
         stopped=stopped,
         pending=0,
         done=0,
-        log=(),
+        log=EMPTY_LOG,
     )
     rules.begin_turn(state, seat)
     rules.settle(state)

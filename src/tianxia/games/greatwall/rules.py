@@ -39,8 +39,72 @@ LOG_LENGTH = 8
 ACTION_KINDS = tuple(k for k in range(len(KINDS)) if k != HORSEMAN)
 
 
-def _note(s: GreatWallState, text: str) -> None:
-    s.log = (*s.log[-(LOG_LENGTH - 1) :], text)
+def _note(s: GreatWallState, template: str, *args: object) -> None:
+    """Log ``template.format(*args)``; formatted only when the log is read (`Log`)."""
+    s.log = s.log.add(LOG_LENGTH, (template, args) if args else template)
+
+
+# --- a section's tallies ---------------------------------------------------------------
+def section_totals(sec: Section, players: int, values: tuple[int, ...]) -> list[int]:
+    """Each seat's points in `sec`: top cards only, the noble and warriors applied, the
+    first tile's value taken from the seat whose card it lies on (GW-3, GW-3.6).
+
+    Computed once per section (sections are immutable) and kept in it."""
+    cached = sec._totals
+    if cached is not None:
+        return cached
+    t = [0] * players
+    tops = [st[-1] for st in sec.stacks]
+    if any(c & 7 == NOBLE for c in tops):
+        for c in tops:
+            t[c >> 3] += 1
+    else:
+        warriors = [0] * players
+        step = values[WARRIOR]
+        for c in tops:
+            owner, kind = c >> 3, c & 7
+            if kind == WARRIOR:
+                warriors[owner] += 1
+                t[owner] += warriors[owner] * step
+            else:
+                t[owner] += values[kind]
+    placed = sec.placed
+    if placed is not None:
+        value, pos = placed
+        t[sec.stacks[pos][-1] >> 3] -= value
+    object.__setattr__(sec, "_totals", t)
+    return t
+
+
+def section_present(sec: Section) -> int:
+    """Bit mask of the seats with at least one card in `sec`, covered cards included."""
+    mask = sec._present
+    if mask < 0:
+        mask = 0
+        for st in sec.stacks:
+            for c in st:
+                mask |= 1 << (c >> 3)
+        object.__setattr__(sec, "_present", mask)
+    return mask
+
+
+def section_qualifies(sec: Section, seat: int, players: int, values: tuple[int, ...]) -> bool:
+    """Whether `seat` wins a tile in `sec` at the start of its turn (GW-4.1, GW-4.4, GW-4.6).
+
+    Every other seat is compared, those without a card here at 0 (ruling R12): with
+    three or more players, a lead of 0 or less over the seats present is no lead.
+    """
+    if not sec.open or not sec.tiles:
+        return False
+    present = section_present(sec)
+    me = 1 << seat
+    if not present & me:
+        return False
+    if not present & ~me:
+        return True
+    t = section_totals(sec, players, values)
+    mine = t[seat]
+    return all(mine > t[q] for q in range(players) if q != seat)
 
 
 # --- the scoring check ---------------------------------------------------------------
@@ -49,7 +113,7 @@ def qualifying_mask(s: GreatWallState, seat: int) -> int:
     g = s.game
     mask = 0
     for i, sec in enumerate(s.sections):
-        if sec.qualifies(seat, g.players, g.card_values):
+        if section_qualifies(sec, seat, g.players, g.card_values):
             mask |= 1 << i
     return mask
 
@@ -114,7 +178,7 @@ def _refill_index(s: GreatWallState) -> int:
         for i, sec in enumerate(sections):
             if sec.open and sec.placed is None and not sec.tiles:
                 sections[i] = Section(open=False)
-                _note(s, f"section {SECTION_NAMES[i]} closes: no fame tiles are left")
+                _note(s, "section {} closes: no fame tiles are left", SECTION_NAMES[i])
         s.sections = tuple(sections)
         return -1
     for i, sec in enumerate(s.sections):
@@ -125,8 +189,9 @@ def _refill_index(s: GreatWallState) -> int:
 
 def _deal_seat(s: GreatWallState) -> int:
     g = s.game
+    short = g.set_size - g.hand_size
     for seat, deck in enumerate(s.decks):
-        if g.set_size - sum(deck) < g.hand_size:
+        if sum(deck) > short:
             return seat
     return -1
 
@@ -134,26 +199,29 @@ def _deal_seat(s: GreatWallState) -> int:
 def settle(s: GreatWallState) -> None:
     """Carry out everything that needs no decision, then fix `to_move` (GW-4.5)."""
     while True:
-        if s.phase == OVER:
+        # Fields read once per pass: on a draft every read is a lookup by name.
+        phase = s.phase
+        if phase == OVER:
             s.to_move = TERMINAL
             return
-        if s.phase == DRAW:
+        if phase == DRAW:
             s.to_move = CHANCE
             return
         if any(_needs_tiles(sec) for sec in s.sections) and _refill_index(s) >= 0:
             s.to_move = CHANCE
             return
-        if s.phase != SETUP and not any(sec.open for sec in s.sections):
+        # (_refill_index may have closed sections: read them again.)
+        if phase != SETUP and not any(sec.open for sec in s.sections):
             s.phase = OVER
             _note(s, "the last fame tile is claimed: the game ends")
             continue
-        if s.phase == SETUP:
+        if phase == SETUP:
             if _deal_seat(s) >= 0:
                 s.to_move = CHANCE
                 return
             begin_turn(s, 0)
             continue
-        if s.phase == SCORE:
+        if phase == SCORE:
             options = scoring_options(s)
             if not options:
                 if s.stopped:
@@ -176,7 +244,7 @@ def _score(s: GreatWallState, a: Action) -> None:
         new = Section(sec.stacks, tuple(tiles), (a.value, a.position), True)
         s.sections = _replace(s.sections, a.section, new)
         s.pending &= ~(1 << a.section)
-        _note(s, f"{seat_name(seat)}: {a}")
+        _note(s, "{}: {}", seat_name(seat), a)
         return
     assert isinstance(a, Take)
     sec = s.sections[a.section]
@@ -193,7 +261,7 @@ def _score(s: GreatWallState, a: Action) -> None:
     s.gone = tuple(tuple(g) for g in gone)
     s.sections = _replace(s.sections, a.section, Section())
     s.pending &= ~(1 << a.section)
-    _note(s, f"{seat_name(seat)}: {a} ({sec.tiles[0]}); the section's cards leave the game")
+    _note(s, "{}: {} ({}); the section's cards leave the game", seat_name(seat), a, sec.tiles[0])
 
 
 def _replace(sections: tuple[Section, ...], i: int, sec: Section) -> tuple[Section, ...]:
@@ -210,25 +278,34 @@ def legal_actions(s: GreatWallState) -> list[Action]:
 def action_options(s: GreatWallState) -> list[Action]:
     """Actions 2 and 3 and the free horsemen, in codec order (GW-2.2, GW-3.4, GW-3.5)."""
     g = s.game
-    hand = s.hands[s.seat]
+    seat = s.seat
+    hand = s.hands[seat]
+    sections = s.sections
     out: list[Action] = []
-    if any(s.decks[s.seat]):
+    if any(s.decks[seat]):
         out.append(g.draw_action)
-    open_sections = [i for i, sec in enumerate(s.sections) if sec.open]
+    open_sections = [i for i, sec in enumerate(sections) if sec.open]
+    play_actions = g.play_actions
+    kinds = ACTION_KINDS
     for i in open_sections:
-        table = g.play_actions[i]
-        for kind in ACTION_KINDS:
+        table = play_actions[i]
+        for kind in kinds:
             have = hand[kind]
             if have:
                 out.extend(table[kind][1 : have + 1])
     if hand[HORSEMAN]:
-        out.extend(g.horseman_actions[i] for i in open_sections)
-    if hand[DRAGON]:
+        horsemen = g.horseman_actions
         for i in open_sections:
-            sec = s.sections[i]
+            out.append(horsemen[i])
+    if hand[DRAGON]:
+        covers = g.cover_actions
+        for i in open_sections:
+            sec = sections[i]
             blocked = sec.placed[1] if sec.placed is not None else -1
-            row = g.cover_actions[i]
-            out.extend(row[p] for p in range(len(sec.stacks)) if p != blocked)
+            row = covers[i]
+            for p in range(len(sec.stacks)):
+                if p != blocked:
+                    out.append(row[p])
     return out or [g.pass_action]
 
 
@@ -252,11 +329,11 @@ def _on_deal(s: GreatWallState, a: Action) -> None:
 
 def _on_draw(s: GreatWallState, a: Action) -> None:
     s.phase = DRAW
-    _note(s, f"{seat_name(s.seat)}: draw")
+    _note(s, "{}: draw", seat_name(s.seat))
 
 
 def _on_pass(s: GreatWallState, a: Action) -> None:
-    _note(s, f"{seat_name(s.seat)}: pass")
+    _note(s, "{}: pass", seat_name(s.seat))
     _action_done(s)
 
 
@@ -275,9 +352,9 @@ def _reveal(s: GreatWallState, value: int) -> None:
         boxed[vi] += 2
         s.boxed = tuple(boxed)
         tiles = ()
-        _note(s, f"two tiles of {value} in {name} go back to the box (two players)")
+        _note(s, "two tiles of {} in {} go back to the box (two players)", value, name)
     elif len(tiles) == 2:
-        _note(s, f"fame tiles {tiles[0]} and {tiles[1]} are revealed in {name}")
+        _note(s, "fame tiles {} and {} are revealed in {}", tiles[0], tiles[1], name)
     s.sections = _replace(s.sections, i, Section(sec.stacks, tiles, None, True))
 
 
@@ -327,10 +404,10 @@ def _lay_cards(s: GreatWallState, a: Action) -> None:
     else:
         new_stacks = sec.stacks + ((code,),) * count
     s.sections = _replace(s.sections, section, Section(new_stacks, sec.tiles, sec.placed, True))
-    _note(s, f"{seat_name(seat)}: {a}")
+    _note(s, "{}: {}", seat_name(seat), a)
     if s.trigger < 0 and not any(hand) and not any(s.decks[seat]):
         s.trigger = seat
-        _note(s, f"{seat_name(seat)} has played all cards: every other player has one more turn")
+        _note(s, "{} has played all cards: every other player has one more turn", seat_name(seat))
     if not isinstance(a, Horseman):
         _action_done(s)
 
@@ -338,13 +415,17 @@ def _lay_cards(s: GreatWallState, a: Action) -> None:
 # --- chance ----------------------------------------------------------------------------------
 def chance_outcomes(s: GreatWallState) -> list[tuple[Action, float]]:
     g = s.game
-    if s.phase != DRAW and any(_needs_tiles(sec) for sec in s.sections) and any(s.bag):
-        total = sum(s.bag)
-        return [(g.reveal_actions[vi], c / total) for vi, c in enumerate(s.bag) if c]
-    seat = s.seat if s.phase == DRAW else _deal_seat(s)
+    phase = s.phase
+    bag = s.bag
+    if phase != DRAW and any(_needs_tiles(sec) for sec in s.sections) and any(bag):
+        total = sum(bag)
+        reveals = g.reveal_actions
+        return [(reveals[vi], c / total) for vi, c in enumerate(bag) if c]
+    seat = s.seat if phase == DRAW else _deal_seat(s)
     deck = s.decks[seat]
     total = sum(deck)
-    return [(g.deal_actions[k], c / total) for k, c in enumerate(deck) if c]
+    deals = g.deal_actions
+    return [(deals[k], c / total) for k, c in enumerate(deck) if c]
 
 
 def scores(s: GreatWallState) -> list[float]:
@@ -442,14 +523,14 @@ def _why_not_score(s: GreatWallState, a: Lay | Take) -> tuple[str, str]:
     name = SECTION_NAMES[a.section]
     who = seat_name(s.seat)
     if not s.pending >> a.section & 1:
-        if sec.qualifies(s.seat, g.players, g.card_values):
+        if section_qualifies(sec, s.seat, g.players, g.card_values):
             return ("GW-4.5", f"{who} has already scored section {name} this turn")
-        if not sec.present() >> s.seat & 1:
+        if not section_present(sec) >> s.seat & 1:
             return ("GW-4.6", f"{who} has no card in section {name}, so cannot win its tile")
-        t = sec.totals(g.players, g.card_values)
+        t = section_totals(sec, g.players, g.card_values)
         best = max(v for q, v in enumerate(t) if q != s.seat)
         others = [q for q in range(g.players) if q != s.seat]
-        present = sec.present()
+        present = section_present(sec)
         absent = [q for q in others if not present >> q & 1]
         note = ""
         if absent and all(t[q] < best for q in others if present >> q & 1):

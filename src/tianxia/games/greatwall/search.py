@@ -6,6 +6,7 @@ import math
 import random
 
 from tianxia.games.greatwall.data import KINDS
+from tianxia.games.greatwall.rules import section_present, section_qualifies, section_totals
 from tianxia.games.greatwall.state import GreatWallState, Phase
 
 
@@ -59,7 +60,7 @@ def estimates(s: GreatWallState) -> tuple[list[float], list[float], list[float],
         # The same test as the scoring check: a lone seat leads even below 0 (GW-4.4),
         # and a seat without cards counts 0 against the others (R12).
         for p in range(n):
-            if sec.qualifies(p, n, g.card_values):
+            if section_qualifies(sec, p, n, g.card_values):
                 leads[p] += 0.6 * max(sec.tiles)
                 break
     reserve = [0.15 * (sum(s.hands[p]) + sum(s.decks[p])) for p in range(n)]
@@ -162,8 +163,8 @@ def tensor(s: GreatWallState, seat: int | None) -> list[float]:
             v[base] = sec.placed[0] / 8
             owner_of_tile = sec.stacks[sec.placed[1]][-1] >> 3
         base += 1
-        totals = sec.totals(n, g.card_values)
-        present = sec.present()
+        totals = section_totals(sec, n, g.card_values)
+        present = section_present(sec)
         for p in range(n):
             cell = base + p * width
             v[cell] = totals[p] / 20

@@ -10,6 +10,7 @@ import enum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tianxia.core import State, StateDataError
+from tianxia.core.log import Log
 from tianxia.games.greatwall.data import KINDS
 from tianxia.games.greatwall.section import Section
 
@@ -59,7 +60,7 @@ class GreatWallState(State):
     done: int
     trigger: int
     stopped: bool
-    log: tuple[str, ...]
+    log: Log
     to_move: int
 
     DERIVED: ClassVar[tuple[str, ...]] = ("to_move",)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from tianxia.core.events import seat_name
 from tianxia.core.game import JSON
 from tianxia.games.greatwall.data import KINDS, SECTION_NAMES
+from tianxia.games.greatwall.rules import section_totals
 from tianxia.games.greatwall.state import PHASE_NAMES as PHASES
 from tianxia.games.greatwall.state import GreatWallState
 
@@ -56,7 +57,7 @@ def observation(s: GreatWallState, seat: int | None) -> JSON:
                     else None
                 ),
                 "cards": [[[c >> 3, KINDS[c & 7]] for c in st] for st in sec.stacks],
-                "totals": list(sec.totals(n, g.card_values)),
+                "totals": list(section_totals(sec, n, g.card_values)),
             }
         )
     players = [

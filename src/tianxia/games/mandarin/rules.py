@@ -195,8 +195,11 @@ def chance_outcomes(s: MandarinState) -> list[tuple[Action, float]]:
         p = s.game.face_up
         return [(FACE_UP, p), (FACE_DOWN, 1.0 - p)]
     if phase in (TILE, REVEAL):
-        pool = [t for t, o in enumerate(s.owner) if o == DISPENSER]
-        return [(TILES[t], 1 / len(pool)) for t in pool]
+        # Module names read into locals: a compiled loop would look each up by name.
+        tiles, dispenser = TILES, DISPENSER
+        pool = [tiles[t] for t, o in enumerate(s.owner) if o == dispenser]
+        w = 1 / len(pool)
+        return [(tile, w) for tile in pool]
     raise IllegalActionError("ENGINE-3", "this is not a chance node")
 
 
@@ -205,8 +208,11 @@ def chance_outcomes(s: MandarinState) -> list[tuple[Action, float]]:
 
 def apply(s: MandarinState, a: Action) -> MandarinState:
     n = s.draft()
-    event = str(a) if s.phase in CHANCE_PHASES else f"{seat_name(s.actor)}: {a}"
-    n.log = (*s.log[1 - LOG_LENGTH :], event)
+    # The entry is formatted only when the log is read (`Log`): a playout reads none.
+    if s.phase in CHANCE_PHASES:
+        n.log = s.log.add(LOG_LENGTH, ("{}", (a,)))
+    else:
+        n.log = s.log.add(LOG_LENGTH, ("{}: {}", (seat_name(s.actor), a)))
     _HANDLERS[type(a)](n, s, a)
     return n.freeze()
 

@@ -6,6 +6,8 @@ import enum
 from typing import TYPE_CHECKING, Any
 
 from tianxia.core import CHANCE, TERMINAL, State, StateDataError
+from tianxia.core.log import EMPTY as EMPTY_LOG
+from tianxia.core.log import Log
 from tianxia.games.mandarin.data import ANIMAL_COUNT, COLOUR_COUNT, TABLES, TILE_COUNT
 
 if TYPE_CHECKING:
@@ -93,7 +95,7 @@ class MandarinState(State):
     end: str
     last_roll: int
     dry: int
-    log: tuple[str, ...]
+    log: Log
 
     def current_player(self) -> int:
         phase = self.phase
@@ -175,5 +177,5 @@ def opening(game: Mandarin) -> dict[str, Any]:
         "end": "",
         "last_roll": 0,
         "dry": -1,
-        "log": (),
+        "log": EMPTY_LOG,
     }
