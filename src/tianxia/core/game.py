@@ -623,7 +623,10 @@ class State(metaclass=StateMeta):
             if p == TERMINAL:
                 legal = ()
             elif p == CHANCE:
-                legal = tuple(a for a, _ in self.chance_outcomes())
+                outcomes: Sequence[tuple[Action, float]] | None = self._chances
+                if outcomes is None:
+                    outcomes = self.chance_outcomes()
+                legal = tuple([a for a, _ in outcomes])
             else:
                 legal = tuple(self._legal_actions())
             object.__setattr__(self, "_legal", legal)
@@ -656,6 +659,13 @@ class State(metaclass=StateMeta):
     def check(self, action: Action) -> Action:
         """The legal action equal to `action` (its canonical value); `IllegalActionError`
         naming the rule unless `action` is legal now."""
+        chances = self._chances
+        if chances is not None and self._legal is None:
+            # A chance outcome just drawn by `sample_chance` (every playout and search):
+            # found among the outcomes without building the legal-action tuple.
+            for known, _ in chances:
+                if known is action:
+                    return known
         legal = self.legal_actions()
         # An action taken from `legal_actions()` (what bots and playouts pass) is found
         # by identity, without calling its dataclass __eq__ on the actions before it.

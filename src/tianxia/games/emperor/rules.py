@@ -370,11 +370,11 @@ def attacks(s: S) -> list[tuple[int, int]]:
     hand = s.hands[me]
     out: list[tuple[int, int]] = []
     owner, units, conquered, attacked = s.owner, s.units, s.conquered, s.attacked
-    block, yang_index = t.block, t.yang_index
+    block, yang_index, nbrs = t.block, t.yang_index, t.nbrs
     for a in range(t.P):
         if owner[a] != me or units[a] < 1 or a in conquered:
             continue
-        for b in t.nbrs[a]:
+        for b in nbrs[a]:
             o = owner[b]
             if o == -1 or o == me or (a, b) in attacked:
                 continue

@@ -157,7 +157,11 @@ def eligible(s: MandarinState, seat: int) -> bool:
 def legal_actions(s: MandarinState) -> tuple[Action, ...]:
     phase = s.phase
     # Cashes come right after `roll` in codec order, before every other player action.
-    cashes = tuple(CASHES[t] for t in tiles_of(s, s.actor)) if may_cash(s) else ()
+    if may_cash(s):
+        cash_actions = CASHES
+        cashes = tuple([cash_actions[t] for t in tiles_of(s, s.actor)])
+    else:
+        cashes = ()
     if phase == AUCTION:
         return (*cashes, PASS, *BIDS[s.high // BID_STEP :])
     if phase == START:
@@ -423,8 +427,9 @@ def _after_tile(n: MandarinState, face_down: bool) -> None:
 
 def _refresh_firsts(n: MandarinState, animal: int) -> None:
     counts = [0] * n.game.players
+    owner = n.owner
     for t in ANIMAL_TILES[animal]:
-        o = n.owner[t]
+        o = owner[t]
         if o >= 0:
             counts[o] += 1
     kept = [i for i in n.firsts[animal] if counts[i] >= 3]
