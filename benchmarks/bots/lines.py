@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bots/lines.py                       # the full size (hours)
     .venv/bin/python benchmarks/bots/lines.py greatwall --games 12 --players 2 --workers 2
     .venv/bin/python benchmarks/bots/lines.py --ray HEAD:6379       # on a Ray cluster
+    .venv/bin/python benchmarks/bots/lines.py china --players 3 --ours rollout_depth=end
 
 Per game and player count (the smallest and a typical one), with seats rotated and one
 bot against the other entrant in every other seat:
@@ -56,8 +57,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def entrants(line: str, sims: int, per_search: float | None) -> tuple[str, str]:
-    ours = f"ismcts:simulations={sims}"
+def entrants(line: str, sims: int, per_search: float | None, extra: str = "") -> tuple[str, str]:
+    """Our entrant and its opponent in `line`; `extra` adds options to ours (`a=1:b=2`)."""
+    more = f":{extra}" if extra else ""
+    ours = f"ismcts:simulations={sims}{more}"
     theirs = f"openspiel-ismcts:simulations={sims}"
     if line == "greedy-random":
         return "greedy", "random"
@@ -68,7 +71,7 @@ def entrants(line: str, sims: int, per_search: float | None) -> tuple[str, str]:
     if line == "vs-os-hook":
         return ours, f"{theirs}:rollouts=hook"
     assert per_search is not None
-    return f"ismcts:time_limit={per_search:.4f}", f"{theirs}:rollouts=hook"
+    return f"ismcts:time_limit={per_search:.4f}{more}", f"{theirs}:rollouts=hook"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,6 +80,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lines", nargs="*", default=list(LINES), choices=LINES)
     parser.add_argument("--games", type=int, default=100, help="games a line")
     parser.add_argument("--simulations", type=int, default=200)
+    parser.add_argument(
+        "--ours",
+        default="",
+        metavar="OPTIONS",
+        help="options added to our ismcts, e.g. rollout_depth=end (journals kept apart)",
+    )
     parser.add_argument("--players", type=int, nargs="*", help="player counts (default: typical)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
@@ -103,10 +112,13 @@ def main(argv: list[str] | None = None) -> int:
                 for line in args.lines:
                     if line == "vs-os-time" and per_search is None:
                         continue  # needs vs-os-hook first, for OpenSpiel's time per search
-                    bot, opponent = entrants(line, args.simulations, per_search)
+                    bot, opponent = entrants(line, args.simulations, per_search, args.ours)
                     started = time.perf_counter()
                     plan = Tournament(game, [bot, opponent], args.games, seed=args.seed)
-                    folder = args.runs / f"{name}-{n}p-{line}"
+                    variant = args.ours.replace(":", "-").replace("=", "-")
+                    folder = args.runs / "-".join(
+                        [f"{name}-{n}p-{line}", *([variant] if variant else [])]
+                    )
                     result = plan.run(
                         workers=args.workers, journal=folder / "games.jsonl", pool=pool
                     )
