@@ -188,7 +188,7 @@ def test_rows_kept_sorted_are_read_and_extended_as_sorting_would() -> None:
         if rng.random() < 0.7:
             row = tuple(sorted(row))
         card = rng.randint(0, 6)
-        assert rules.kinds_of(row) == sorted(set(row)), row
+        assert rules.kinds_of(row) == tuple(sorted(set(row))), row
         assert rules.with_card(row, card) == tuple(sorted((*row, card))), (row, card)
 
 
@@ -217,3 +217,38 @@ def test_targets_and_bazaars_read_from_the_tables_agree_with_the_data(n: int) ->
             sample_chance(s, rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions())
         )
     assert turns > 20
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_chance_outcomes_from_the_table_are_the_counts_over_the_pile(n: int) -> None:
+    g = game(n)
+    rng = random.Random(7 * n)
+    s = g.new_initial_state()
+    draws = 0
+    while not s.is_terminal():
+        if s.current_player() == CHANCE:
+            draws += 1
+            bazaars = s.deck_bazaars if s.phase == rules.DRAW else 0
+            total = sum(s.deck) + bazaars
+            want = [(g.tables.draw_bazaar, bazaars / total)] if bazaars else []
+            want += [(g.tables.draws[k], c / total) for k, c in enumerate(s.deck) if c]
+            got = rules.chance_outcomes(s)
+            assert [(str(a), p) for a, p in got] == [(str(a), p) for a, p in want]
+        s = s.apply(
+            sample_chance(s, rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions())
+        )
+    assert draws > 50
+    # Counts beyond the table (no such pile in play) are computed.
+    assert rules._chance(g.tables.chances[0], g.tables.draws[0], 9, 500) == (
+        g.tables.draws[0],
+        9 / 500,
+    )
+
+
+def test_a_city_is_scored_once_some_company_has_every_merchant_past_it() -> None:
+    g = game(3)
+    rng = random.Random(3)
+    for pos in positions(g, rng, 500):
+        for field in (0, 16, 32, 48, 64):
+            worst = [min(pos[m] for m in own) for own in g.merchants_of]
+            assert rules._company_past(pos, g.merchants_of, field) == (max(worst) >= field)

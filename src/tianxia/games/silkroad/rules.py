@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tianxia.core.actions import Action
 from tianxia.core.events import Event, seat_name
@@ -260,7 +260,22 @@ class Tables:
         self.gives: tuple[tuple[Give, ...], ...] = tuple(
             tuple(Give(k, m) for m in ms) for k in kinds
         )
+        # chances[k][n][total] is the chance outcome (draws[k], n / total): `n` copies of
+        # kind `k` among `total` cards; made once here rather than on every draw. Typed
+        # `Any`: the compiled build would unbox a `tuple[Action, float]` and box it anew.
+        most = d.deck_size + d.bazaar_cards
+        self.chances: tuple[tuple[tuple[tuple[Any, ...], ...], ...], ...] = tuple(
+            _shares(draw, copies, most)
+            for draw, copies in zip(self.draws, (c.copies for c in d.cards))
+        )
+        self.bazaar_chances: tuple[tuple[tuple[Any, ...], ...], ...] = _shares(
+            self.draw_bazaar, d.bazaar_cards, most
+        )
         self.picks: tuple[Pick, ...] = tuple(Pick(m) for m in ms)
+        self.lays: tuple[Lay, ...] = tuple(Lay(k) for k in kinds)
+        self.drops: tuple[Drop, ...] = tuple(Drop(k) for k in kinds)
+        self.call_bazaar: CallBazaar = CallBazaar()
+        self.wait: Wait = Wait()
         # miles[m][d + MAX_FORWARD] is Miles(m, d).
         self.miles: tuple[tuple[Miles, ...], ...] = tuple(
             tuple(Miles(m, d) for d in range(-MAX_FORWARD, MAX_FORWARD + 1)) for m in ms
@@ -277,6 +292,14 @@ class Tables:
             if p.numeral == numeral:
                 return p
         raise ValueError(f"no alternative {numeral}")
+
+
+def _shares(draw: Draw, copies: int, most: int) -> tuple[tuple[tuple[Any, ...], ...], ...]:
+    """(draw, n / total) for n up to `copies` and total up to `most` (0 where total is 0)."""
+    return tuple(
+        tuple((draw, n / total if total else 0.0) for total in range(most + 1))
+        for n in range(copies + 1)
+    )
 
 
 def _dest(t: Tables, at: int, steps: int) -> int:
@@ -462,10 +485,24 @@ def _ways(t: Tables, pos: tuple[int, ...], card: int, subject: int, first: bool)
 
 def _together(x: int, y: int, z: int) -> bool:
     """SR-5.4: three merchants on fields with no gap between them."""
-    lo = min(x, y, z)
-    hi = max(x, y, z)
-    distinct = 1 + (y != x) + (z != x and z != y)
-    return hi - lo == distinct - 1
+    # Plain comparisons: the compiled build runs min() and max() of three on boxed ints.
+    lo = x
+    hi = x
+    if y < lo:
+        lo = y
+    if y > hi:
+        hi = y
+    if z < lo:
+        lo = z
+    if z > hi:
+        hi = z
+    gaps = hi - lo
+    if gaps == 0:
+        return True
+    if gaps == 1:
+        return True
+    # Two gaps need a merchant on the middle field.
+    return gaps == 2 and lo + 1 in (x, y, z)
 
 
 def carries(t: Tables, pos: tuple[int, ...], card: int, subject: int) -> list[Carry]:
@@ -476,7 +513,15 @@ def carries(t: Tables, pos: tuple[int, ...], card: int, subject: int) -> list[Ca
 
 def has_effect(t: Tables, pos: tuple[int, ...], card: int, subject: int) -> bool:
     """Whether `card` can be carried out for `subject` at all (SR-5.2)."""
-    return t.sure[card] or bool(_ways(t, pos, card, subject, True))
+    if t.sure[card]:
+        return True
+    plans = t.plans[card]
+    if len(plans) == 1:
+        plan = plans[0]
+        if plan.numeral == 1:
+            # Most cards: one alternative, for the merchant alone.
+            return problem(t, pos, plan, subject, -1, -1) == FINE
+    return bool(_ways(t, pos, card, subject, True))
 
 
 # --- who may do what -----------------------------------------------------------
@@ -532,18 +577,13 @@ def bazaar_allowed(g: SilkroadGame, s: SilkroadState, seat: int) -> bool:
     return s.turn >= g.players and bazaar_left(g, s, seat)
 
 
-def kinds_of(row: tuple[int, ...]) -> list[int]:
-    """``sorted(set(row))``; a hand or a display is kept sorted, so one pass mostly does."""
-    out: list[int] = []
-    for k in row:
-        if out:
-            last = out[-1]
-            if k == last:
-                continue
-            if k < last:
-                return sorted(set(row))
-        out.append(k)
-    return out
+def kinds_of(row: tuple[int, ...]) -> tuple[int, ...]:
+    """``tuple(sorted(set(row)))``: `row` itself when it is strictly increasing, as a
+    hand or a display (kept sorted) mostly is."""
+    for i in range(1, len(row)):
+        if row[i] <= row[i - 1]:
+            return tuple(sorted(set(row)))
+    return row
 
 
 def turn_actions(t: Tables, s: SilkroadState) -> list[Action]:
@@ -571,12 +611,16 @@ def turn_actions(t: Tables, s: SilkroadState) -> list[Action]:
                     out.append(give_row[m])
     if not out:
         if room:
-            out.extend(Lay(k) for k in kinds_of(hand))
-        out.extend(Drop(k) for k in kinds_of(shown))
+            lays = t.lays
+            for k in kinds_of(hand):
+                out.append(lays[k])
+        drops = t.drops
+        for k in kinds_of(shown):
+            out.append(drops[k])
     if turn >= t.players and _bazaar_left(t, s, seat):
-        out.append(CallBazaar())
+        out.append(t.call_bazaar)
     if not out:
-        out.append(Wait())
+        out.append(t.wait)
     return out
 
 
@@ -629,15 +673,25 @@ def chance_outcomes(s: SilkroadState) -> list[tuple[Action, float]]:
     total = bazaars
     for n in deck:
         total += n
-    out: list[tuple[Action, float]] = []
+    out: list[Any] = []
     if bazaars:
-        out.append((t.draw_bazaar, bazaars / total))
+        out.append(_chance(t.bazaar_chances, t.draw_bazaar, bazaars, total))
+    chances = t.chances
     draws = t.draws
     for k in range(len(deck)):
         n = deck[k]
         if n:
-            out.append((draws[k], n / total))
+            out.append(_chance(chances[k], draws[k], n, total))
     return out
+
+
+def _chance(shares: tuple[tuple[tuple[Any, ...], ...], ...], draw: Draw, n: int, total: int) -> Any:
+    """(draw, n / total), from the table when it has it."""
+    if n < len(shares):
+        row = shares[n]
+        if total < len(row):
+            return row[total]
+    return (draw, n / total)
 
 
 # --- effects -------------------------------------------------------------------
@@ -682,9 +736,10 @@ def _check_cities(w: SilkroadState, t: Tables, pos: tuple[int, ...]) -> bool:
         # No company's last merchant is past the foremost one: most steps end here.
         if top < field:
             return False
-        worst = [min(pos[m] for m in t.merchants_of[seat]) for seat in range(t.players)]
-        if max(worst) < field:
+        # SR-7: a city is scored once some company has every merchant on or past it.
+        if not _company_past(pos, t.merchants_of, field):
             return False
+        worst = [min(pos[m] for m in t.merchants_of[seat]) for seat in range(t.players)]
         g = w.game
         city = g.data.cities[milestone]
         pays = [city.pay(p) for p in worst]
@@ -694,6 +749,19 @@ def _check_cities(w: SilkroadState, t: Tables, pos: tuple[int, ...]) -> bool:
             w, f"{city.name} pays " + ", ".join(f"{g.seat_name(i)} {v}" for i, v in enumerate(pays))
         )
         w.milestone = milestone + 1
+
+
+def _company_past(
+    pos: tuple[int, ...], merchants_of: tuple[tuple[int, ...], ...], field: int
+) -> bool:
+    """Whether some company's last merchant stands on `field` or past it."""
+    for own in merchants_of:
+        for m in own:
+            if pos[m] < field:
+                break
+        else:
+            return True
+    return False
 
 
 def finish(w: SilkroadState, venice: bool) -> None:
@@ -762,7 +830,7 @@ def resolve(w: SilkroadState) -> None:
     """Carry out the pending card's parts in order, stopping where someone must pick."""
     t = tables(w)
     card = w.card
-    _resolve(w, t, card, t.plan(card, w.numeral), w.subject, w.group, w.part)
+    _resolve(w, t, card, t.plan(card, w.numeral), w.subject, w.group, w.part, w.mode)
 
 
 def _resolve(
@@ -773,9 +841,10 @@ def _resolve(
     subject: int,
     group: tuple[int, ...],
     part: int,
+    mode: str,
 ) -> None:
-    """`resolve` from part `part` on, the draft's pending card being `card` carried out
-    with `plan` by `subject` and `group` (the journey not ended)."""
+    """`resolve` from part `part` on, the draft's pending card being `card` played as
+    `mode` and carried out with `plan` by `subject` and `group` (the journey not ended)."""
     kinds = plan.kinds
     steps = plan.steps
     pos = w.pos
@@ -816,18 +885,21 @@ def _resolve(
             return
         # A city's payment changes no position, so `pos` is still the draft's.
     w.part = part
-    if w.mode == "A":
-        refill(w)
+    if mode == "A":
+        _refill(w, t, len(w.hands[w.turn % t.players]))
         return
     # SR-4.3: the carrier moves the wind-rose marker from his colour; SR-4.4: discard.
-    advance_rose(w, subject)
+    _advance_rose(w, t, subject)
     w.discard = _add(w.discard, card, 1)
     _end_turn(w, t)
 
 
 def advance_rose(w: SilkroadState, colour: int) -> None:
     """SR-4.3, SR-4.5: the marker on `colour` goes clockwise to the next free colour."""
-    t = tables(w)
+    _advance_rose(w, tables(w), colour)
+
+
+def _advance_rose(w: SilkroadState, t: Tables, colour: int) -> None:
     rose = w.rose
     if colour not in rose:
         return
@@ -941,12 +1013,14 @@ def _on_play_or_give(w: SilkroadState, a: Play | Give) -> None:
     seat = w.turn % t.players
     card = a.card
     subject = a.merchant
+    displays = w.displays
     if isinstance(a, Play):
-        w.hands = _put(w.hands, seat, without(w.hands[seat], card))
-        w.displays = _put(w.displays, seat, with_card(w.displays[seat], card))
+        hands = w.hands
+        w.hands = _put(hands, seat, without(hands[seat], card))
+        w.displays = _put(displays, seat, with_card(displays[seat], card))
         mode = "A"
     else:
-        w.displays = _put(w.displays, seat, without(w.displays[seat], card))
+        w.displays = _put(displays, seat, without(displays[seat], card))
         mode = "B"
     w.mode = mode
     w.card = card
@@ -956,11 +1030,11 @@ def _on_play_or_give(w: SilkroadState, a: Play | Give) -> None:
     # "#{}" with the kind + 1 is `card_name`.
     note(w, "{} {} #{} for {}", SEAT_NAMES[seat], verb, card + 1, COLOURS[subject])
     if t.simple[card]:
-        _carry(w, t, card, subject, 1, ())
+        _carry(w, t, card, subject, 1, (), mode)
     else:
         options = carries(t, w.pos, card, subject)
         if len(options) == 1:
-            _carry(w, t, card, subject, options[0].numeral, options[0].companions)
+            _carry(w, t, card, subject, options[0].numeral, options[0].companions, mode)
 
 
 def _on_carry(w: SilkroadState, a: Action) -> None:
@@ -989,7 +1063,7 @@ def _on_pick(w: SilkroadState, a: Action) -> None:
     w.part = part
     w.phase = CARRY
     if not _check_cities(w, t, pos):
-        _resolve(w, t, card, plan, w.subject, w.group, part)
+        _resolve(w, t, card, plan, w.subject, w.group, part, w.mode)
 
 
 def _on_lay(w: SilkroadState, a: Action) -> None:
@@ -1060,24 +1134,30 @@ def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 def carry(w: SilkroadState, a: Carry) -> None:
     w.phase = CARRY
-    _carry(w, tables(w), w.card, w.subject, a.numeral, a.companions)
+    _carry(w, tables(w), w.card, w.subject, a.numeral, a.companions, w.mode)
 
 
 def _carry(
-    w: SilkroadState, t: Tables, card: int, subject: int, numeral: int, companions: tuple[int, ...]
+    w: SilkroadState,
+    t: Tables,
+    card: int,
+    subject: int,
+    numeral: int,
+    companions: tuple[int, ...],
+    mode: str,
 ) -> None:
     """Carry out alternative `numeral` of the pending `card` for `subject` and its
-    `companions` (the draft in phase CARRY)."""
+    `companions` (the draft in phase CARRY, played as `mode`)."""
     plan = t.plan(card, numeral)
     group = (subject, *companions)
     w.numeral = numeral
     w.group = group
-    w.part = 0
+    # `part` starts at 0; `_resolve` writes where it stops.
     if plan.silver:
         gain(w, t.owner[subject], plan.silver)
     if len(t.plans[card]) > 1:
         note(w, "{} travels {}", COLOURS[subject], NUMERALS[numeral])
-    _resolve(w, t, card, plan, subject, group, 0)
+    _resolve(w, t, card, plan, subject, group, 0, mode)
 
 
 _HANDLERS: dict[type[Action], Callable[[SilkroadState, Action], None]] = {
