@@ -80,6 +80,11 @@ def _set(row: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
 
 
 def _add(row: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
+    if len(row) > 8:
+        # The card counts (one per kind): one copy through a list beats four slices.
+        counts = list(row)
+        counts[i] += delta
+        return tuple(counts)
     return row[:i] + (row[i] + delta,) + row[i + 1 :]  # noqa: RUF005 (as _set)
 
 
