@@ -74,23 +74,35 @@ ONLY_WAY: Final = Carry(1, ())
 SEAT_NAMES: Final = tuple(seat_name(i) for i in range(16))
 
 
+# A row with one entry changed: by concatenation when it is short (cheaper compiled than
+# splicing with `*`), through one list copy when it is longer than LONG_ROW (five
+# merchants or seats and more, the card counts): a copy beats four slices there.
+LONG_ROW: Final = 4
+
+
 def _set(row: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
-    # Concatenation: for rows this short, cheaper compiled than splicing with `*`.
+    if len(row) > LONG_ROW:
+        new = list(row)
+        new[i] = value
+        return tuple(new)
     return row[:i] + (value,) + row[i + 1 :]  # noqa: RUF005 (see above)
 
 
 def _add(row: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
-    if len(row) > 8:
-        # The card counts (one per kind): one copy through a list beats four slices.
-        counts = list(row)
-        counts[i] += delta
-        return tuple(counts)
+    if len(row) > LONG_ROW:
+        new = list(row)
+        new[i] += delta
+        return tuple(new)
     return row[:i] + (row[i] + delta,) + row[i + 1 :]  # noqa: RUF005 (as _set)
 
 
 def _put(
     rows: tuple[tuple[int, ...], ...], i: int, row: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
+    if len(rows) > LONG_ROW:
+        new = list(rows)
+        new[i] = row
+        return tuple(new)
     return rows[:i] + (row,) + rows[i + 1 :]  # noqa: RUF005 (as _set)
 
 
@@ -924,21 +936,38 @@ def _advance_rose(w: SilkroadState, t: Tables, colour: int) -> None:
 
 def pay_bazaar(w: SilkroadState) -> list[int]:
     """SR-6.2: the three foremost merchants earn; shared places share, rounded down."""
-    g = w.game
-    row = g.data.bazaar_row(w.marker)
+    t = tables(w)
+    row = w.game.data.bazaar_row(w.marker)
     assert row is not None, "SR-6.5: only a bazaar on the track is called"
-    order = sorted(range(g.merchants), key=lambda m: -w.pos[m])
-    paid = [0] * g.merchants
+    pos = w.pos
+    merchants = t.merchants
+    # Foremost first, ties in colour order (a stable sort by field, descending).
+    order: list[int] = []
+    for m in range(merchants):
+        i = len(order)
+        while i > 0 and pos[order[i - 1]] < pos[m]:
+            i -= 1
+        order.insert(i, m)
+    ounces = row.ounces
+    paid = [0] * merchants
     place = 0
     while place < 3 and place < len(order):
-        here = w.pos[order[place]]
-        tied = [m for m in order if w.pos[m] == here]
-        total = sum(row.ounces[q] for q in range(place, place + len(tied)) if q < 3)
+        here = pos[order[place]]
+        tied = [m for m in order if pos[m] == here]
+        total = 0
+        for q in range(place, place + len(tied)):
+            if q < 3:
+                total += ounces[q]
         for m in tied:
             paid[m] = total // len(tied)
         place += len(tied)
-    for m, v in enumerate(paid):
-        gain(w, g.owner[m], v)
+    # `gain` merchant by merchant (SR-9.5: never below 0), on one copy of the track.
+    silver = list(w.silver)
+    owner = t.owner
+    for m in range(merchants):
+        seat = owner[m]
+        silver[seat] = max(0, silver[seat] + paid[m])
+    w.silver = tuple(silver)
     return paid
 
 
@@ -962,13 +991,18 @@ def _on_draw(w: SilkroadState, a: Action) -> None:
     seat = w.turn % t.players
     card = a.card
     if w.phase == DEAL:
-        g = w.game
-        target = min(range(g.players), key=lambda i: (len(w.hands[i]), i))
+        # The first of the seats holding fewest cards is dealt to.
+        hands = w.hands
+        target = 0
+        for i in range(1, t.players):
+            if len(hands[i]) < len(hands[target]):
+                target = i
         w.deck = _add(w.deck, card, -1)
-        w.hands = _put(w.hands, target, with_card(w.hands[target], card))
-        if all(len(h) >= HAND for h in w.hands):
+        hands = _put(hands, target, with_card(hands[target], card))
+        w.hands = hands
+        if all(len(h) >= HAND for h in hands):
             w.phase = PLACE
-            w.deck_bazaars = g.spare_bazaars
+            w.deck_bazaars = w.game.spare_bazaars
     elif card < 0:
         w.deck_bazaars -= 1
         w.marker += 1
