@@ -5,6 +5,7 @@ explanations of refused actions still use, on many seeded positions."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 
 import tianxia
 from tianxia.core import CHANCE, sample_chance
-from tianxia.games.silkroad import rules
+from tianxia.games.silkroad import rules, search
 from tianxia.games.silkroad.actions import Carry, Miles, Pick
 from tianxia.games.silkroad.data import SilkroadData, parse_cards
 from tianxia.games.silkroad.game import SilkroadGame
@@ -252,3 +253,24 @@ def test_a_city_is_scored_once_some_company_has_every_merchant_past_it() -> None
         for field in (0, 16, 32, 48, 64):
             worst = [min(pos[m] for m in own) for own in g.merchants_of]
             assert rules._company_past(pos, g.merchants_of, field) == (max(worst) >= field)
+
+
+@pytest.mark.parametrize("n", [2, 3, 7])
+def test_the_evaluation_hook_is_its_terms_summed_and_set_against_the_best_rival(n: int) -> None:
+    g = game(n)
+    rng = random.Random(11 * n)
+    s = g.new_initial_state()
+    checked = 0
+    while not s.is_terminal():
+        values = [sum(search.heuristic_terms(s, i).values()) for i in range(n)]
+        want = [
+            math.tanh((values[i] - max(v for j, v in enumerate(values) if j != i)) / 20.0)
+            for i in range(n)
+        ]
+        assert search.heuristics(s) == want
+        assert [search.heuristic(s, i) for i in range(n)] == want
+        checked += 1
+        s = s.apply(
+            sample_chance(s, rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions())
+        )
+    assert checked > 100
