@@ -168,7 +168,9 @@ def test_the_tables_name_the_cards_alternatives_and_actions_of_the_data() -> Non
             assert [rules.PART_KINDS[k] for k in p.kinds] == [q.kind for q in a.parts]
             assert list(p.steps) == [q.steps for q in a.parts]
             assert p.last_only == (a.when == "last") and p.silver == a.silver
-            assert p.settled_by_first_move == all(q.kind != "to_last" for q in a.parts)
+            assert p.printed_within_reach
+            kinds = [q.kind for q in a.parts]
+            assert list(p.back_after) == ["to_last" in kinds[i + 1 :] for i in range(len(kinds))]
         assert t.simple[card] == (t.sure[card] and len(kind.alts) == 1)
         for m in range(g.merchants):
             assert str(t.plays[card][m]) == f"play #{card + 1} {rules.COLOURS[m]}"

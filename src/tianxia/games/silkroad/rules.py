@@ -222,12 +222,14 @@ class Plan:
         self.kinds: tuple[int, ...] = tuple(PART_KINDS.index(p.kind) for p in alt.parts)
         self.steps: tuple[int, ...] = tuple(p.steps for p in alt.parts)
         # Only a part going back to the last merchant's field can move someone more than
-        # 10 back (printed steps never do, SR-5.1). Without one, nothing found after a
-        # part has moved someone can forbid the alternative, and every part before it
-        # left the position as it was: so each part is looked at on the position as it
-        # is, and the first one that moves someone settles it (`problem`).
-        self.settled_by_first_move: bool = all(
-            k != TO_LAST and s >= -MAX_BACK for k, s in zip(self.kinds, self.steps)
+        # 10 back (printed steps never do, SR-5.1). Every part before the first that
+        # moves someone left the position as it was, so each is looked at on the
+        # position as it is (`problem`); once one has moved someone, the alternative is
+        # allowed unless a later part goes back to the last merchant (`back_after`),
+        # which only carrying the parts out on a copy can tell.
+        self.printed_within_reach: bool = all(s >= -MAX_BACK for s in self.steps)
+        self.back_after: tuple[bool, ...] = tuple(
+            TO_LAST in self.kinds[i + 1 :] for i in range(len(self.kinds))
         )
 
 
@@ -396,14 +398,25 @@ def problem(t: Tables, pos: tuple[int, ...], plan: Plan, subject: int, c1: int, 
     `subject`, `c1`, `c2` (-1: no such companion)."""
     if plan.last_only and pos[subject] != hindmost(pos):
         return WHEN
+    if not plan.printed_within_reach:
+        return _simulated_problem(t, pos, plan, subject, c1, c2)
     kinds = plan.kinds
     steps = plan.steps
-    if plan.settled_by_first_move:
-        for i in range(len(kinds)):
-            if _part_moves(t, pos, kinds[i], steps[i], subject, c1, c2):
-                return FINE
-        return DEAD
-    return _simulated_problem(t, pos, plan, subject, c1, c2)
+    for i in range(len(kinds)):
+        kind = kinds[i]
+        if kind == TO_LAST:
+            at = pos[subject]
+            st = hindmost(pos) - at
+            if st < -MAX_BACK:
+                return BACK
+            moves = _dest(t, at, st) != at
+        else:
+            moves = _part_moves(t, pos, kind, steps[i], subject, c1, c2)
+        if moves:
+            if plan.back_after[i]:
+                return _simulated_problem(t, pos, plan, subject, c1, c2)
+            return FINE
+    return DEAD
 
 
 def _simulated_problem(
