@@ -860,7 +860,35 @@ def resolve(w: SilkroadState) -> None:
     """Carry out the pending card's parts in order, stopping where someone must pick."""
     t = tables(w)
     card = w.card
-    _resolve(w, t, card, t.plan(card, w.numeral), w.subject, w.group, w.part, w.mode)
+    _resolve(w, t, card, t.plan(card, w.numeral), w.subject, w.group, w.part, w.mode, WRITTEN)
+
+
+# Which of the pending card's fields a draft does not hold yet when it is carried out:
+# none; its alternative and group; also the card, its carrier and its mode. They are
+# written where the card stops short of ending the turn, which would clear them all.
+WRITTEN: Final = 0
+CHOICE_UNWRITTEN: Final = 1
+CARD_UNWRITTEN: Final = 2
+
+
+def _write_pending(
+    w: SilkroadState,
+    card: int,
+    plan: Plan,
+    subject: int,
+    group: tuple[int, ...],
+    part: int,
+    mode: str,
+    unwritten: int,
+) -> None:
+    if unwritten >= CARD_UNWRITTEN:
+        w.card = card
+        w.subject = subject
+        w.mode = mode
+    if unwritten >= CHOICE_UNWRITTEN:
+        w.numeral = plan.numeral
+        w.group = group
+    w.part = part
 
 
 def _resolve(
@@ -872,9 +900,12 @@ def _resolve(
     group: tuple[int, ...],
     part: int,
     mode: str,
+    unwritten: int,
 ) -> None:
     """`resolve` from part `part` on, the draft's pending card being `card` played as
-    `mode` and carried out with `plan` by `subject` and `group` (the journey not ended)."""
+    `mode` and carried out with `plan` by `subject` and `group` (the journey not ended;
+    `unwritten` says which of these the draft does not hold yet). Every way out writes
+    the phase."""
     kinds = plan.kinds
     steps = plan.steps
     pos = w.pos
@@ -893,7 +924,7 @@ def _resolve(
         elif kind in (FOREMOST, LAST, FOREIGN):
             cands = _candidates(t, pos, kind, printed, subject)
             if len(cands) > 1:
-                w.part = part
+                _write_pending(w, card, plan, subject, group, part, mode, unwritten)
                 w.phase = PICK
                 return
             if cands:
@@ -911,11 +942,11 @@ def _resolve(
         part += 1
         w.pos = pos
         if _check_cities(w, t, pos):
-            w.part = part
+            _write_pending(w, card, plan, subject, group, part, mode, unwritten)
             return
         # A city's payment changes no position, so `pos` is still the draft's.
-    w.part = part
     if mode == "A":
+        _write_pending(w, card, plan, subject, group, part, mode, unwritten)
         _refill(w, t, len(w.hands[w.turn % t.players]))
         return
     # SR-4.3: the carrier moves the wind-rose marker from his colour; SR-4.4: discard.
@@ -1074,19 +1105,23 @@ def _on_play_or_give(w: SilkroadState, a: Play | Give) -> None:
     else:
         w.displays = _put(displays, seat, without(displays[seat], card))
         mode = "B"
+    verb = "plays" if mode == "A" else "gives"
+    # "#{}" with the kind + 1 is `card_name`.
+    note(w, "{} {} #{} for {}", SEAT_NAMES[seat], verb, card + 1, COLOURS[subject])
+    # Carried out at once when there is one way: the card and its carrier are then
+    # written only where the turn does not end (`_resolve`).
+    if t.simple[card]:
+        _carry(w, t, card, subject, 1, (), mode, CARD_UNWRITTEN)
+        return
+    options = carries(t, w.pos, card, subject)
+    if len(options) == 1:
+        only = options[0]
+        _carry(w, t, card, subject, only.numeral, only.companions, mode, CARD_UNWRITTEN)
+        return
     w.mode = mode
     w.card = card
     w.subject = subject
     w.phase = CARRY
-    verb = "plays" if mode == "A" else "gives"
-    # "#{}" with the kind + 1 is `card_name`.
-    note(w, "{} {} #{} for {}", SEAT_NAMES[seat], verb, card + 1, COLOURS[subject])
-    if t.simple[card]:
-        _carry(w, t, card, subject, 1, (), mode)
-    else:
-        options = carries(t, w.pos, card, subject)
-        if len(options) == 1:
-            _carry(w, t, card, subject, options[0].numeral, options[0].companions, mode)
 
 
 def _on_carry(w: SilkroadState, a: Action) -> None:
@@ -1115,7 +1150,7 @@ def _on_pick(w: SilkroadState, a: Action) -> None:
     w.part = part
     w.phase = CARRY
     if not _check_cities(w, t, pos):
-        _resolve(w, t, card, plan, w.subject, w.group, part, w.mode)
+        _resolve(w, t, card, plan, w.subject, w.group, part, w.mode, WRITTEN)
 
 
 def _on_lay(w: SilkroadState, a: Action) -> None:
@@ -1186,7 +1221,7 @@ def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 def carry(w: SilkroadState, a: Carry) -> None:
     w.phase = CARRY
-    _carry(w, tables(w), w.card, w.subject, a.numeral, a.companions, w.mode)
+    _carry(w, tables(w), w.card, w.subject, a.numeral, a.companions, w.mode, CHOICE_UNWRITTEN)
 
 
 def _carry(
@@ -1197,19 +1232,17 @@ def _carry(
     numeral: int,
     companions: tuple[int, ...],
     mode: str,
+    unwritten: int,
 ) -> None:
     """Carry out alternative `numeral` of the pending `card` for `subject` and its
-    `companions` (the draft in phase CARRY, played as `mode`)."""
+    `companions` (played as `mode`; `unwritten` as for `_resolve`)."""
     plan = t.plan(card, numeral)
     group = (subject, *companions)
-    w.numeral = numeral
-    w.group = group
-    # `part` starts at 0; `_resolve` writes where it stops.
     if plan.silver:
         gain(w, t.owner[subject], plan.silver)
     if len(t.plans[card]) > 1:
         note(w, "{} travels {}", COLOURS[subject], NUMERALS[numeral])
-    _resolve(w, t, card, plan, subject, group, 0, mode)
+    _resolve(w, t, card, plan, subject, group, 0, mode, max(unwritten, CHOICE_UNWRITTEN))
 
 
 _HANDLERS: dict[type[Action], Callable[[SilkroadState, Action], None]] = {
