@@ -61,34 +61,8 @@ class SilkroadGame(Game):
         self.spare_bazaars = self.data.bazaar_cards - n * self.bazaars_each
         self.floor = self.data.floor
         self.length = self.data.length
-        # Cards whose alternative I moves the merchant forward always move someone.
-        self.sure: tuple[bool, ...] = tuple(
-            any(
-                a.numeral == 1
-                and a.when == "always"
-                and a.parts[0].kind == "move"
-                and a.parts[0].steps > 0
-                for a in c.alts
-            )
-            for c in self.data.cards
-        )
-        # A sure card with a single alternative leaves nothing to choose when carried out.
-        self.simple: tuple[bool, ...] = tuple(
-            sure and len(c.alts) == 1 for sure, c in zip(self.sure, self.data.cards)
-        )
-        # Shared action values, so the hot paths build no new ones.
-        kinds = range(len(self.data.cards))
-        ms = range(self.merchants)
-        self.draws: tuple[Draw, ...] = tuple(Draw(k) for k in kinds)
-        self.draw_bazaar = Draw(-1)
-        self.plays: tuple[tuple[Play, ...], ...] = tuple(
-            tuple(Play(k, m) for m in ms) for k in kinds
-        )
-        self.gives: tuple[tuple[Give, ...], ...] = tuple(
-            tuple(Give(k, m) for m in ms) for k in kinds
-        )
-        self.effect_cache: dict[tuple[tuple[int, ...], int, int], bool] = {}
-        self.carry_cache: dict[tuple[tuple[int, ...], int, int], tuple[Carry, ...]] = {}
+        # What the rules read on every step, from the data and the fields above.
+        self.tables: rules.Tables = rules.Tables(self)
 
     def seat_name(self, seat: int) -> str:
         return seat_name(seat)

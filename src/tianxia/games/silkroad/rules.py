@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final
 
 from tianxia.core.actions import Action
 from tianxia.core.events import Event, seat_name
+from tianxia.games.silkroad import state
 from tianxia.games.silkroad.actions import (
     COLOURS,
     NUMERALS,
@@ -27,28 +28,32 @@ from tianxia.games.silkroad.actions import (
     Wait,
     card_name,
 )
-from tianxia.games.silkroad.data import MAX_BACK, MAX_FORWARD, Alternative, Part, numeral_index
-from tianxia.games.silkroad.state import (
-    CARRY,
-    CHANCE_PHASES,
-    DEAL,
-    DRAW,
-    END,
-    MILES,
-    PHASES,
-    PICK,
-    PLACE,
-    TURN,
-    SilkroadState,
+from tianxia.games.silkroad.data import (
+    MAX_BACK,
+    MAX_FORWARD,
+    PART_KINDS,
+    Alternative,
+    Part,
+    numeral_index,
 )
+from tianxia.games.silkroad.state import CHANCE_PHASES, PHASES, SilkroadState
 
 if TYPE_CHECKING:
     from tianxia.games.silkroad.game import SilkroadGame
 
-HAND = 3
-DISPLAY = 3
-MAX_RESHUFFLES = 4
-LOG_LENGTH = 8
+# Final: the compiled build keeps these in C variables instead of looking each up by name.
+DEAL: Final = state.DEAL
+PLACE: Final = state.PLACE
+TURN: Final = state.TURN
+CARRY: Final = state.CARRY
+PICK: Final = state.PICK
+DRAW: Final = state.DRAW
+MILES: Final = state.MILES
+END: Final = state.END
+HAND: Final = 3
+DISPLAY: Final = 3
+MAX_RESHUFFLES: Final = 4
+LOG_LENGTH: Final = 8
 __all__ = ["CHANCE_PHASES", "PHASES", "numeral_index"]
 
 
@@ -63,24 +68,41 @@ def note_text(w: SilkroadState, text: str) -> None:
 
 
 # How a simple card (one alternative, always moving someone) is carried out: one value.
-ONLY_WAY = Carry(1, ())
+ONLY_WAY: Final = Carry(1, ())
 
 # Seat names as `seat_name` gives them, looked up rather than built on every step.
-SEAT_NAMES = tuple(seat_name(i) for i in range(16))
+SEAT_NAMES: Final = tuple(seat_name(i) for i in range(16))
+
+
+# A row with one entry changed: by concatenation when it is short (cheaper compiled than
+# splicing with `*`), through one list copy when it is longer than LONG_ROW (five
+# merchants or seats and more, the card counts): a copy beats four slices there.
+LONG_ROW: Final = 4
 
 
 def _set(row: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
-    # Concatenation: for rows this short, cheaper compiled than splicing with `*`.
+    if len(row) > LONG_ROW:
+        new = list(row)
+        new[i] = value
+        return tuple(new)
     return row[:i] + (value,) + row[i + 1 :]  # noqa: RUF005 (see above)
 
 
 def _add(row: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
+    if len(row) > LONG_ROW:
+        new = list(row)
+        new[i] += delta
+        return tuple(new)
     return row[:i] + (row[i] + delta,) + row[i + 1 :]  # noqa: RUF005 (as _set)
 
 
 def _put(
     rows: tuple[tuple[int, ...], ...], i: int, row: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
+    if len(rows) > LONG_ROW:
+        new = list(rows)
+        new[i] = row
+        return tuple(new)
     return rows[:i] + (row,) + rows[i + 1 :]  # noqa: RUF005 (as _set)
 
 
@@ -172,51 +194,372 @@ def groups(g: SilkroadGame, pos: Sequence[int], subject: int, size: int) -> list
     return out
 
 
-def carries(g: SilkroadGame, pos: tuple[int, ...], card: int, subject: int) -> tuple[Carry, ...]:
-    """Every allowed way to carry out `card` for `subject` (alternative and group).
+# --- the tables the compiled rules read ------------------------------------------
 
-    Kept by position for the game: a card played is asked for them twice (carried out
-    at once when there is one way, listed as the choice when several), and a position
-    recurs across playouts and searches.
+# Part kinds as codes (their place in `PART_KINDS`), compared as machine integers.
+MOVE: Final = PART_KINDS.index("move")
+FOREMOST: Final = PART_KINDS.index("foremost")
+LAST: Final = PART_KINDS.index("last")
+TO_NEXT: Final = PART_KINDS.index("to_next")
+TO_LAST: Final = PART_KINDS.index("to_last")
+FOREIGN: Final = PART_KINDS.index("foreign")
+
+# What `carry_problem` answers, as codes: "" (allowed), "when", "back", "dead".
+FINE: Final = 0
+WHEN: Final = 1
+BACK: Final = 2
+DEAD: Final = 3
+PROBLEMS: Final = ("", "when", "back", "dead")
+
+
+class Plan:
+    """One alternative of a card as the compiled rules read it: part kinds as codes."""
+
+    def __init__(self, alt: Alternative) -> None:
+        self.numeral: int = alt.numeral
+        self.last_only: bool = alt.when == "last"
+        self.silver: int = alt.silver
+        self.kinds: tuple[int, ...] = tuple(PART_KINDS.index(p.kind) for p in alt.parts)
+        self.steps: tuple[int, ...] = tuple(p.steps for p in alt.parts)
+        # Only a part going back to the last merchant's field can move someone more than
+        # 10 back (printed steps never do, SR-5.1). Every part before the first that
+        # moves someone left the position as it was, so each is looked at on the
+        # position as it is (`problem`); once one has moved someone, the alternative is
+        # allowed unless a later part goes back to the last merchant (`back_after`),
+        # which only carrying the parts out on a copy can tell.
+        self.printed_within_reach: bool = all(s >= -MAX_BACK for s in self.steps)
+        self.back_after: tuple[bool, ...] = tuple(
+            TO_LAST in self.kinds[i + 1 :] for i in range(len(self.kinds))
+        )
+
+
+class Tables:
+    """What the rules read on every step, built once per game (`SilkroadGame.tables`).
+
+    Compiled, its fields are read as C struct members; the game's and the data's
+    attributes each cost a dictionary lookup, and the data's part kinds string compares.
     """
-    key = (pos, card, subject)
-    cache = g.carry_cache
-    hit = cache.get(key)
-    if hit is None:
-        out = []
-        for alt in g.data.cards[card].alts:
-            for comp in groups(g, pos, subject, alt.numeral):
-                if not carry_problem(g, pos, alt, (subject, *comp), subject):
-                    out.append(Carry(alt.numeral, comp))
-        hit = tuple(out)
-        if len(cache) > 200_000:
-            cache.clear()
-        cache[key] = hit
-    return hit
+
+    def __init__(self, g: SilkroadGame) -> None:
+        d = g.data
+        self.players: int = g.players
+        self.merchants: int = g.merchants
+        self.floor: int = g.floor
+        self.length: int = g.length
+        self.owner: tuple[int, ...] = g.owner
+        self.merchants_of: tuple[tuple[int, ...], ...] = g.merchants_of
+        self.plans: tuple[tuple[Plan, ...], ...] = tuple(
+            tuple(Plan(a) for a in c.alts) for c in d.cards
+        )
+        # Cards whose alternative I moves the merchant forward always move someone.
+        self.sure: tuple[bool, ...] = tuple(
+            any(
+                a.numeral == 1
+                and a.when == "always"
+                and a.parts[0].kind == "move"
+                and a.parts[0].steps > 0
+                for a in c.alts
+            )
+            for c in d.cards
+        )
+        # A sure card with a single alternative leaves nothing to choose when carried out.
+        self.simple: tuple[bool, ...] = tuple(
+            sure and len(c.alts) == 1 for sure, c in zip(self.sure, d.cards)
+        )
+        self.city_fields: tuple[int, ...] = tuple(c.field for c in d.cities)
+        self.bazaar_rows: int = len(d.bazaar)
+        # Shared action values, so the hot paths build no new ones.
+        kinds = range(len(d.cards))
+        ms = range(self.merchants)
+        self.draws: tuple[Draw, ...] = tuple(Draw(k) for k in kinds)
+        self.draw_bazaar: Draw = Draw(-1)
+        self.plays: tuple[tuple[Play, ...], ...] = tuple(
+            tuple(Play(k, m) for m in ms) for k in kinds
+        )
+        self.gives: tuple[tuple[Give, ...], ...] = tuple(
+            tuple(Give(k, m) for m in ms) for k in kinds
+        )
+        # chances[k][n][total] is the chance outcome (draws[k], n / total): `n` copies of
+        # kind `k` among `total` cards; made once here rather than on every draw. Typed
+        # `Any`: the compiled build would unbox a `tuple[Action, float]` and box it anew.
+        most = d.deck_size + d.bazaar_cards
+        self.chances: tuple[tuple[tuple[tuple[Any, ...], ...], ...], ...] = tuple(
+            _shares(draw, copies, most)
+            for draw, copies in zip(self.draws, (c.copies for c in d.cards))
+        )
+        self.bazaar_chances: tuple[tuple[tuple[Any, ...], ...], ...] = _shares(
+            self.draw_bazaar, d.bazaar_cards, most
+        )
+        self.picks: tuple[Pick, ...] = tuple(Pick(m) for m in ms)
+        self.lays: tuple[Lay, ...] = tuple(Lay(k) for k in kinds)
+        self.drops: tuple[Drop, ...] = tuple(Drop(k) for k in kinds)
+        self.call_bazaar: CallBazaar = CallBazaar()
+        self.wait: Wait = Wait()
+        # miles[m][d + MAX_FORWARD] is Miles(m, d).
+        self.miles: tuple[tuple[Miles, ...], ...] = tuple(
+            tuple(Miles(m, d) for d in range(-MAX_FORWARD, MAX_FORWARD + 1)) for m in ms
+        )
+        self.carry_alone: Carry = ONLY_WAY
+        self.carry_pair: tuple[Carry, ...] = tuple(Carry(2, (c,)) for c in ms)
+        # carry_three[a][b] is Carry(3, (a, b)) for a < b.
+        self.carry_three: tuple[tuple[Carry, ...], ...] = tuple(
+            tuple(Carry(3, (a, b)) if a < b else ONLY_WAY for b in ms) for a in ms
+        )
+
+    def plan(self, card: int, numeral: int) -> Plan:
+        for p in self.plans[card]:
+            if p.numeral == numeral:
+                return p
+        raise ValueError(f"no alternative {numeral}")
 
 
-def has_effect(g: SilkroadGame, pos: tuple[int, ...], card: int, subject: int) -> bool:
-    if g.sure[card]:
+def _shares(draw: Draw, copies: int, most: int) -> tuple[tuple[tuple[Any, ...], ...], ...]:
+    """(draw, n / total) for n up to `copies` and total up to `most` (0 where total is 0)."""
+    return tuple(
+        tuple((draw, n / total if total else 0.0) for total in range(most + 1))
+        for n in range(copies + 1)
+    )
+
+
+def _dest(t: Tables, at: int, steps: int) -> int:
+    """`destination`, from the tables."""
+    if steps > MAX_FORWARD:
+        steps = MAX_FORWARD
+    d = at + steps
+    if d > t.length:
+        d = t.length
+    if d < t.floor:
+        d = t.floor
+    return d
+
+
+def hindmost(pos: tuple[int, ...]) -> int:
+    """``min(pos)`` as a loop the compiled build runs on machine integers."""
+    low = pos[0]
+    for p in pos:
+        if p < low:
+            low = p
+    return low
+
+
+def _to_next(pos: tuple[int, ...], at: int) -> int:
+    """The fields to the nearest merchant ahead of `at` (0 if none is ahead)."""
+    best = -1
+    for p in pos:
+        if p > at and (best < 0 or p - at < best):
+            best = p - at
+    return best if best > 0 else 0
+
+
+def _part_moves(
+    t: Tables, pos: tuple[int, ...], kind: int, steps: int, subject: int, c1: int, c2: int
+) -> bool:
+    """Whether one part moves anyone, carried out on `pos` for the group `subject`,
+    `c1`, `c2` (-1: no such companion); what `carry_problem` finds for that part."""
+    if kind == MOVE:
+        at = pos[subject]
+        if _dest(t, at, steps) != at:
+            return True
+        if c1 >= 0:
+            at = pos[c1]
+            if _dest(t, at, steps) != at:
+                return True
+        if c2 >= 0:
+            at = pos[c2]
+            if _dest(t, at, steps) != at:
+                return True
+        return False
+    if kind == FOREMOST:
+        at = foremost(pos)
+        return _dest(t, at, steps) != at
+    if kind == LAST:
+        at = hindmost(pos)
+        return _dest(t, at, steps) != at
+    if kind == FOREIGN:
+        # The merchants meant are those the part would move: any one will do.
+        owner = t.owner
+        own = owner[subject]
+        for m in range(len(pos)):
+            if owner[m] != own:
+                at = pos[m]
+                if _dest(t, at, steps) != at:
+                    return True
+        return False
+    at = pos[subject]
+    if kind == TO_NEXT:
+        return _dest(t, at, _to_next(pos, at)) != at
+    if kind == TO_LAST:
+        return _dest(t, at, hindmost(pos) - at) != at
+    return _dest(t, at, steps) != at
+
+
+def problem(t: Tables, pos: tuple[int, ...], plan: Plan, subject: int, c1: int, c2: int) -> int:
+    """`carry_problem` as a code (`FINE`, `WHEN`, `BACK`, `DEAD`), for the group
+    `subject`, `c1`, `c2` (-1: no such companion)."""
+    if plan.last_only and pos[subject] != hindmost(pos):
+        return WHEN
+    if not plan.printed_within_reach:
+        return _simulated_problem(t, pos, plan, subject, c1, c2)
+    kinds = plan.kinds
+    steps = plan.steps
+    for i in range(len(kinds)):
+        kind = kinds[i]
+        if kind == TO_LAST:
+            at = pos[subject]
+            st = hindmost(pos) - at
+            if st < -MAX_BACK:
+                return BACK
+            moves = _dest(t, at, st) != at
+        else:
+            moves = _part_moves(t, pos, kind, steps[i], subject, c1, c2)
+        if moves:
+            if plan.back_after[i]:
+                return _simulated_problem(t, pos, plan, subject, c1, c2)
+            return FINE
+    return DEAD
+
+
+def _simulated_problem(
+    t: Tables, pos: tuple[int, ...], plan: Plan, subject: int, c1: int, c2: int
+) -> int:
+    """`problem` part by part on a copy of the position (`carry_problem`'s way)."""
+    p = list(pos)
+    group = [subject]
+    if c1 >= 0:
+        group.append(c1)
+    if c2 >= 0:
+        group.append(c2)
+    moved = False
+    kinds = plan.kinds
+    owner = t.owner
+    for i in range(len(kinds)):
+        kind = kinds[i]
+        printed = plan.steps[i]
+        if kind == MOVE:
+            members = group
+        elif kind in (FOREMOST, LAST, FOREIGN):
+            if kind == FOREMOST:
+                top = max(p)
+                cands = [m for m in range(len(p)) if p[m] == top]
+            elif kind == LAST:
+                low = min(p)
+                cands = [m for m in range(len(p)) if p[m] == low]
+            else:
+                own = owner[subject]
+                cands = [
+                    m for m in range(len(p)) if owner[m] != own and _dest(t, p[m], printed) != p[m]
+                ]
+            if not cands:
+                continue
+            members = cands[:1]
+        else:
+            members = [subject]
+        new: list[tuple[int, int]] = []
+        for m in members:
+            if kind == TO_NEXT:
+                st = _to_next(tuple(p), p[m])
+            elif kind == TO_LAST:
+                st = min(p) - p[m]
+            else:
+                st = printed
+            if st < -MAX_BACK:
+                return BACK
+            d = _dest(t, p[m], st)
+            moved = moved or d != p[m]
+            new.append((m, d))
+        for m, d in new:
+            p[m] = d
+    return FINE if moved else DEAD
+
+
+def _ways(t: Tables, pos: tuple[int, ...], card: int, subject: int, first: bool) -> list[Carry]:
+    """The allowed ways to carry out `card` for `subject`, in `carries`'s order; with
+    `first`, only the first found (enough to know whether there is one)."""
+    out: list[Carry] = []
+    at = pos[subject]
+    merchants = len(pos)
+    for plan in t.plans[card]:
+        n = plan.numeral
+        if n == 1:
+            if problem(t, pos, plan, subject, -1, -1) == FINE:
+                out.append(t.carry_alone)
+                if first:
+                    return out
+        elif n == 2:
+            # SR-5.4: a group of two stands on one field or on two neighbouring ones.
+            for c in range(merchants):
+                if (
+                    c != subject
+                    and -1 <= pos[c] - at <= 1
+                    and problem(t, pos, plan, subject, c, -1) == FINE
+                ):
+                    out.append(t.carry_pair[c])
+                    if first:
+                        return out
+        elif n == 3:
+            for a in range(merchants):
+                if a == subject:
+                    continue
+                pa = pos[a]
+                for b in range(a + 1, merchants):
+                    if b == subject or not _together(at, pa, pos[b]):
+                        continue
+                    if problem(t, pos, plan, subject, a, b) == FINE:
+                        out.append(t.carry_three[a][b])
+                        if first:
+                            return out
+        else:
+            raise ValueError(f"no group of {n} merchants (SR-5.4)")
+    return out
+
+
+def _together(x: int, y: int, z: int) -> bool:
+    """SR-5.4: three merchants on fields with no gap between them."""
+    # Plain comparisons: the compiled build runs min() and max() of three on boxed ints.
+    lo = x
+    hi = x
+    if y < lo:
+        lo = y
+    if y > hi:
+        hi = y
+    if z < lo:
+        lo = z
+    if z > hi:
+        hi = z
+    gaps = hi - lo
+    if gaps == 0:
         return True
-    key = (pos, card, subject)
-    cache = g.effect_cache
-    hit = cache.get(key)
-    if hit is None:
-        hit = False
-        for alt in g.data.cards[card].alts:
-            for comp in groups(g, pos, subject, alt.numeral):
-                if not carry_problem(g, pos, alt, (subject, *comp), subject):
-                    hit = True
-                    break
-            if hit:
-                break
-        if len(cache) > 200_000:
-            cache.clear()
-        cache[key] = hit
-    return hit
+    if gaps == 1:
+        return True
+    # Two gaps need a merchant on the middle field.
+    return gaps == 2 and lo + 1 in (x, y, z)
+
+
+def carries(t: Tables, pos: tuple[int, ...], card: int, subject: int) -> list[Carry]:
+    """Every allowed way to carry out `card` for `subject` (alternative and group): the
+    alternatives in order, the groups in `groups`'s order."""
+    return _ways(t, pos, card, subject, False)
+
+
+def has_effect(t: Tables, pos: tuple[int, ...], card: int, subject: int) -> bool:
+    """Whether `card` can be carried out for `subject` at all (SR-5.2)."""
+    if t.sure[card]:
+        return True
+    plans = t.plans[card]
+    if len(plans) == 1:
+        plan = plans[0]
+        if plan.numeral == 1:
+            # Most cards: one alternative, for the merchant alone.
+            return problem(t, pos, plan, subject, -1, -1) == FINE
+    return bool(_ways(t, pos, card, subject, True))
 
 
 # --- who may do what -----------------------------------------------------------
+
+
+def tables(s: SilkroadState) -> Tables:
+    t: Tables = s.game.tables
+    return t
 
 
 def turn_seat(g: SilkroadGame, turn: int) -> int:
@@ -231,13 +574,32 @@ def targets(g: SilkroadGame, rose: Sequence[int], seat: int) -> list[int]:
     return [m for m in range(g.merchants) if g.owner[m] != seat]
 
 
+def _targets(t: Tables, rose: tuple[int, ...], seat: int) -> list[int]:
+    """`targets`, from the tables."""
+    owner = t.owner
+    marked = [c for c in rose if owner[c] != seat]
+    if marked:
+        for i in range(1, len(marked)):
+            if marked[i] < marked[i - 1]:
+                marked.sort()
+                break
+        return marked
+    return [m for m in range(t.merchants) if owner[m] != seat]
+
+
 def bazaar_left(g: SilkroadGame, s: SilkroadState, seat: int) -> bool:
     """SR-6.1, SR-6.5, SR-8.3: a bazaar card left, the track not run out, not twice in a row."""
-    return (
-        s.bazaar_cards[seat] > 0
-        and g.data.bazaar_row(s.marker) is not None
-        and (s.last_call[seat] == 0 or s.marker > s.last_call[seat])
-    )
+    return _bazaar_left(g.tables, s, seat)
+
+
+def _bazaar_left(t: Tables, s: SilkroadState, seat: int) -> bool:
+    if s.bazaar_cards[seat] <= 0:
+        return False
+    marker = s.marker
+    if not 1 <= marker <= t.bazaar_rows:
+        return False
+    last = s.last_call[seat]
+    return last == 0 or marker > last
 
 
 def bazaar_allowed(g: SilkroadGame, s: SilkroadState, seat: int) -> bool:
@@ -245,69 +607,121 @@ def bazaar_allowed(g: SilkroadGame, s: SilkroadState, seat: int) -> bool:
     return s.turn >= g.players and bazaar_left(g, s, seat)
 
 
-def turn_actions(g: SilkroadGame, s: SilkroadState) -> list[Action]:
-    seat = turn_seat(g, s.turn)
-    hand = sorted(set(s.hands[seat]))
-    display = sorted(set(s.displays[seat]))
+def kinds_of(row: tuple[int, ...]) -> tuple[int, ...]:
+    """``tuple(sorted(set(row)))``: `row` itself when it is strictly increasing, as a
+    hand or a display (kept sorted) mostly is."""
+    for i in range(1, len(row)):
+        if row[i] <= row[i - 1]:
+            return tuple(sorted(set(row)))
+    return row
+
+
+def turn_actions(t: Tables, s: SilkroadState) -> list[Action]:
+    turn = s.turn
+    seat = turn % t.players
+    hand = s.hands[seat]
+    shown = s.displays[seat]
     pos = s.pos
-    plays: list[Action] = []
-    if len(s.displays[seat]) < DISPLAY:
-        for k in hand:
-            row = g.plays[k]
-            for m in g.merchants_of[seat]:
-                if has_effect(g, pos, k, m):
-                    plays.append(row[m])
-    gives: list[Action] = []
-    tg = targets(g, s.rose, seat)
-    for k in display:
-        give_row = g.gives[k]
-        for t in tg:
-            if has_effect(g, pos, k, t):
-                gives.append(give_row[t])
-    out = plays + gives
+    sure = t.sure
+    out: list[Action] = []
+    room = len(shown) < DISPLAY
+    if room:
+        own = t.merchants_of[seat]
+        for k in kinds_of(hand):
+            row = t.plays[k]
+            for m in own:
+                if sure[k] or has_effect(t, pos, k, m):
+                    out.append(row[m])
+    if shown:
+        tg = _targets(t, s.rose, seat)
+        for k in kinds_of(shown):
+            give_row = t.gives[k]
+            for m in tg:
+                if sure[k] or has_effect(t, pos, k, m):
+                    out.append(give_row[m])
     if not out:
-        if len(s.displays[seat]) < DISPLAY:
-            out.extend(Lay(k) for k in hand)
-        out.extend(Drop(k) for k in display)
-    if bazaar_allowed(g, s, seat):
-        out.append(CallBazaar())
+        if room:
+            lays = t.lays
+            for k in kinds_of(hand):
+                out.append(lays[k])
+        drops = t.drops
+        for k in kinds_of(shown):
+            out.append(drops[k])
+    if turn >= t.players and _bazaar_left(t, s, seat):
+        out.append(t.call_bazaar)
     if not out:
-        out.append(Wait())
+        out.append(t.wait)
     return out
 
 
 def legal_actions(s: SilkroadState) -> list[Action]:
-    g = s.game
     ph = s.phase
     if ph == TURN:
-        return turn_actions(g, s)
+        return turn_actions(tables(s), s)
     if ph == CARRY:
-        return list(carries(g, s.pos, s.card, s.subject))
+        return list(carries(tables(s), s.pos, s.card, s.subject))
     if ph == PICK:
-        part = g.data.cards[s.card].alts[s.numeral_index].parts[s.part]
-        return [Pick(m) for m in part_candidates(g, s.pos, part, s.subject)]
+        t = tables(s)
+        plan = t.plan(s.card, s.numeral)
+        part = s.part
+        picks = t.picks
+        return [
+            picks[m] for m in _candidates(t, s.pos, plan.kinds[part], plan.steps[part], s.subject)
+        ]
     if ph == MILES:
+        t = tables(s)
         rem = s.remaining
-        seat = turn_seat(g, s.turn)
+        seat = s.turn % t.players
         rng = range(rem, 0) if rem < 0 else range(1, rem + 1)
-        return [Miles(m, d) for m in g.merchants_of[seat] for d in rng]
+        if -MAX_FORWARD <= rem <= MAX_FORWARD:
+            return [t.miles[m][d + MAX_FORWARD] for m in t.merchants_of[seat] for d in rng]
+        return [Miles(m, d) for m in t.merchants_of[seat] for d in rng]
     if ph == PLACE:
-        return [Start(i) for i in range(len(g.data.start_fields))]
+        return [Start(i) for i in range(len(s.game.data.start_fields))]
     return []
 
 
+def _candidates(t: Tables, pos: tuple[int, ...], kind: int, steps: int, subject: int) -> list[int]:
+    """`part_candidates`, from the tables."""
+    if kind == FOREMOST:
+        top = foremost(pos)
+        return [m for m in range(len(pos)) if pos[m] == top]
+    if kind == LAST:
+        low = hindmost(pos)
+        return [m for m in range(len(pos)) if pos[m] == low]
+    if kind == FOREIGN:
+        owner = t.owner
+        own = owner[subject]
+        return [m for m in range(len(pos)) if owner[m] != own and _dest(t, pos[m], steps) != pos[m]]
+    return [subject]
+
+
 def chance_outcomes(s: SilkroadState) -> list[tuple[Action, float]]:
-    g = s.game
+    t = tables(s)
+    deck = s.deck
     bazaars = s.deck_bazaars if s.phase == DRAW else 0
-    total = sum(s.deck) + bazaars
-    out: list[tuple[Action, float]] = []
+    total = bazaars
+    for n in deck:
+        total += n
+    out: list[Any] = []
     if bazaars:
-        out.append((g.draw_bazaar, bazaars / total))
-    draws = g.draws
-    for k, n in enumerate(s.deck):
+        out.append(_chance(t.bazaar_chances, t.draw_bazaar, bazaars, total))
+    chances = t.chances
+    draws = t.draws
+    for k in range(len(deck)):
+        n = deck[k]
         if n:
-            out.append((draws[k], n / total))
+            out.append(_chance(chances[k], draws[k], n, total))
     return out
+
+
+def _chance(shares: tuple[tuple[tuple[Any, ...], ...], ...], draw: Draw, n: int, total: int) -> Any:
+    """(draw, n / total), from the table when it has it."""
+    if n < len(shares):
+        row = shares[n]
+        if total < len(row):
+            return row[total]
+    return (draw, n / total)
 
 
 # --- effects -------------------------------------------------------------------
@@ -333,29 +747,51 @@ def foremost(pos: tuple[int, ...]) -> int:
 
 def check_cities(w: SilkroadState) -> None:
     """SR-7, SR-8.4, SR-9.1: score the milestone city once a company has reached it."""
-    g = w.game
-    cities = g.data.cities
-    while w.phase != END:
-        top = foremost(w.pos)
-        if top >= g.length:
+    if w.phase != END:
+        _check_cities(w, tables(w), w.pos)
+
+
+def _check_cities(w: SilkroadState, t: Tables, pos: tuple[int, ...]) -> bool:
+    """`check_cities` with the draft's positions `pos` (the journey not ended); whether
+    the journey ends now."""
+    while True:
+        top = foremost(pos)
+        if top >= t.length:
             finish(w, venice=True)
-            return
-        if w.milestone >= len(cities) - 1:
-            return
-        city = cities[w.milestone]
+            return True
+        milestone = w.milestone
+        if milestone >= len(t.city_fields) - 1:
+            return False
+        field = t.city_fields[milestone]
         # No company's last merchant is past the foremost one: most steps end here.
-        if top < city.field:
-            return
-        worst = [min(w.pos[m] for m in g.merchants_of[seat]) for seat in range(g.players)]
-        if max(worst) < city.field:
-            return
+        if top < field:
+            return False
+        # SR-7: a city is scored once some company has every merchant on or past it.
+        if not _company_past(pos, t.merchants_of, field):
+            return False
+        worst = [min(pos[m] for m in t.merchants_of[seat]) for seat in range(t.players)]
+        g = w.game
+        city = g.data.cities[milestone]
         pays = [city.pay(p) for p in worst]
         for seat, v in enumerate(pays):
             gain(w, seat, v)
         note_text(
             w, f"{city.name} pays " + ", ".join(f"{g.seat_name(i)} {v}" for i, v in enumerate(pays))
         )
-        w.milestone += 1
+        w.milestone = milestone + 1
+
+
+def _company_past(
+    pos: tuple[int, ...], merchants_of: tuple[tuple[int, ...], ...], field: int
+) -> bool:
+    """Whether some company's last merchant stands on `field` or past it."""
+    for own in merchants_of:
+        for m in own:
+            if pos[m] < field:
+                break
+        else:
+            return True
+    return False
 
 
 def finish(w: SilkroadState, venice: bool) -> None:
@@ -375,128 +811,246 @@ def finish(w: SilkroadState, venice: bool) -> None:
 
 
 def end_turn(w: SilkroadState) -> None:
-    g = w.game
+    _end_turn(w, tables(w))
+
+
+def _end_turn(w: SilkroadState, t: Tables) -> None:
     w.turn += 1
     w.phase = TURN
     w.card = w.subject = w.numeral = w.part = w.remaining = -1
     w.mode = ""
     w.group = ()
-    stalled = all(
-        not w.hands[i] and not w.displays[i] and not bazaar_left(g, w, i) for i in range(g.players)
-    )
-    if stalled:
-        finish(w, venice=False)
+    hands = w.hands
+    displays = w.displays
+    for i in range(t.players):
+        if hands[i] or displays[i] or _bazaar_left(t, w, i):
+            return
+    finish(w, venice=False)
 
 
 def refill(w: SilkroadState) -> None:
     """SR-3.3, SR-3.4: draw up to three hand cards (a chance node), or end the turn."""
-    seat = turn_seat(w.game, w.turn)
-    if len(w.hands[seat]) >= HAND:
-        end_turn(w)
+    t = tables(w)
+    seat = w.turn % t.players
+    _refill(w, t, len(w.hands[seat]))
+
+
+def _refill(w: SilkroadState, t: Tables, held: int) -> None:
+    """`refill`, the player whose turn it is holding `held` cards."""
+    if held >= HAND:
+        _end_turn(w, t)
         return
-    if sum(w.deck) + w.deck_bazaars == 0:
-        if any(w.discard) and w.reshuffles < MAX_RESHUFFLES:
+    if w.deck_bazaars == 0 and not any_left(w.deck):
+        if w.reshuffles < MAX_RESHUFFLES and any_left(w.discard):
             w.deck, w.discard = w.discard, (0,) * len(w.discard)
             w.reshuffles += 1
             note_text(w, "the discard pile is shuffled into a new draw pile")
         else:
-            end_turn(w)
+            _end_turn(w, t)
             return
     w.phase = DRAW
 
 
+def any_left(counts: tuple[int, ...]) -> bool:
+    """Whether any count is above 0 (counts are never negative)."""
+    return any(n for n in counts)
+
+
 def resolve(w: SilkroadState) -> None:
     """Carry out the pending card's parts in order, stopping where someone must pick."""
-    g = w.game
-    card = g.data.cards[w.card]
-    alt = card.alts[numeral_index(card.alts, w.numeral)]
-    while w.part < len(alt.parts) and w.phase != END:
-        part = alt.parts[w.part]
-        if part.kind == "move":
-            members: Sequence[int] = w.group
-        elif part.kind in ("foremost", "last", "foreign"):
-            cands = part_candidates(g, w.pos, part, w.subject)
+    t = tables(w)
+    card = w.card
+    _resolve(w, t, card, t.plan(card, w.numeral), w.subject, w.group, w.part, w.mode, WRITTEN)
+
+
+# Which of the pending card's fields a draft does not hold yet when it is carried out:
+# none; its alternative and group; also the card, its carrier and its mode. They are
+# written where the card stops short of ending the turn, which would clear them all.
+WRITTEN: Final = 0
+CHOICE_UNWRITTEN: Final = 1
+CARD_UNWRITTEN: Final = 2
+
+
+def _write_pending(
+    w: SilkroadState,
+    card: int,
+    plan: Plan,
+    subject: int,
+    group: tuple[int, ...],
+    part: int,
+    mode: str,
+    unwritten: int,
+) -> None:
+    if unwritten >= CARD_UNWRITTEN:
+        w.card = card
+        w.subject = subject
+        w.mode = mode
+    if unwritten >= CHOICE_UNWRITTEN:
+        w.numeral = plan.numeral
+        w.group = group
+    w.part = part
+
+
+def _resolve(
+    w: SilkroadState,
+    t: Tables,
+    card: int,
+    plan: Plan,
+    subject: int,
+    group: tuple[int, ...],
+    part: int,
+    mode: str,
+    unwritten: int,
+) -> None:
+    """`resolve` from part `part` on, the draft's pending card being `card` played as
+    `mode` and carried out with `plan` by `subject` and `group` (the journey not ended;
+    `unwritten` says which of these the draft does not hold yet). Every way out writes
+    the phase."""
+    kinds = plan.kinds
+    steps = plan.steps
+    pos = w.pos
+    while part < len(kinds):
+        kind = kinds[part]
+        printed = steps[part]
+        if kind == MOVE:
+            if len(group) == 1:
+                m = group[0]
+                pos = _set(pos, m, _dest(t, pos[m], printed))
+            else:
+                p = list(pos)
+                for m in group:
+                    p[m] = _dest(t, pos[m], printed)
+                pos = tuple(p)
+        elif kind in (FOREMOST, LAST, FOREIGN):
+            cands = _candidates(t, pos, kind, printed, subject)
             if len(cands) > 1:
+                _write_pending(w, card, plan, subject, group, part, mode, unwritten)
                 w.phase = PICK
                 return
-            members = cands
+            if cands:
+                m = cands[0]
+                pos = _set(pos, m, _dest(t, pos[m], printed))
         else:
-            members = (w.subject,)
-        steps = [part_steps(w.pos, part, m) for m in members]
-        for m, st in zip(members, steps):
-            move(w, m, st)
-        w.part += 1
-        check_cities(w)
-    if w.phase == END:
-        return
-    if w.mode == "A":
-        refill(w)
+            at = pos[subject]
+            if kind == TO_NEXT:
+                st = _to_next(pos, at)
+            elif kind == TO_LAST:
+                st = hindmost(pos) - at
+            else:
+                st = printed
+            pos = _set(pos, subject, _dest(t, at, st))
+        part += 1
+        w.pos = pos
+        if _check_cities(w, t, pos):
+            _write_pending(w, card, plan, subject, group, part, mode, unwritten)
+            return
+        # A city's payment changes no position, so `pos` is still the draft's.
+    if mode == "A":
+        _write_pending(w, card, plan, subject, group, part, mode, unwritten)
+        _refill(w, t, len(w.hands[w.turn % t.players]))
         return
     # SR-4.3: the carrier moves the wind-rose marker from his colour; SR-4.4: discard.
-    advance_rose(w, w.subject)
-    w.discard = _add(w.discard, w.card, 1)
-    end_turn(w)
+    _advance_rose(w, t, subject)
+    w.discard = _add(w.discard, card, 1)
+    _end_turn(w, t)
 
 
 def advance_rose(w: SilkroadState, colour: int) -> None:
     """SR-4.3, SR-4.5: the marker on `colour` goes clockwise to the next free colour."""
-    g = w.game
-    if colour not in w.rose:
+    _advance_rose(w, tables(w), colour)
+
+
+def _advance_rose(w: SilkroadState, t: Tables, colour: int) -> None:
+    rose = w.rose
+    if colour not in rose:
         return
-    i = w.rose.index(colour)
-    other = w.rose[1 - i]
+    i = rose.index(colour)
+    other = rose[1 - i]
+    owner = t.owner
     c = colour
-    for _ in range(g.merchants):
-        c = (c + 1) % g.merchants
+    for _ in range(t.merchants):
+        c = (c + 1) % t.merchants
         if c == other:
             continue
-        if g.players == 2 and g.owner[c] != g.owner[colour]:
+        if t.players == 2 and owner[c] != owner[colour]:
             continue
-        w.rose = _set(w.rose, i, c)
+        w.rose = _set(rose, i, c)
         return
 
 
 def pay_bazaar(w: SilkroadState) -> list[int]:
     """SR-6.2: the three foremost merchants earn; shared places share, rounded down."""
-    g = w.game
-    row = g.data.bazaar_row(w.marker)
+    t = tables(w)
+    row = w.game.data.bazaar_row(w.marker)
     assert row is not None, "SR-6.5: only a bazaar on the track is called"
-    order = sorted(range(g.merchants), key=lambda m: -w.pos[m])
-    paid = [0] * g.merchants
+    pos = w.pos
+    merchants = t.merchants
+    # Foremost first, ties in colour order (a stable sort by field, descending).
+    order: list[int] = []
+    for m in range(merchants):
+        i = len(order)
+        while i > 0 and pos[order[i - 1]] < pos[m]:
+            i -= 1
+        order.insert(i, m)
+    ounces = row.ounces
+    paid = [0] * merchants
     place = 0
     while place < 3 and place < len(order):
-        here = w.pos[order[place]]
-        tied = [m for m in order if w.pos[m] == here]
-        total = sum(row.ounces[q] for q in range(place, place + len(tied)) if q < 3)
+        here = pos[order[place]]
+        tied = [m for m in order if pos[m] == here]
+        total = 0
+        for q in range(place, place + len(tied)):
+            if q < 3:
+                total += ounces[q]
         for m in tied:
             paid[m] = total // len(tied)
         place += len(tied)
-    for m, v in enumerate(paid):
-        gain(w, g.owner[m], v)
+    # `gain` merchant by merchant (SR-9.5: never below 0), on one copy of the track.
+    silver = list(w.silver)
+    owner = t.owner
+    for m in range(merchants):
+        seat = owner[m]
+        silver[seat] = max(0, silver[seat] + paid[m])
+    w.silver = tuple(silver)
     return paid
 
 
 def apply(s: SilkroadState, a: Action) -> SilkroadState:
     w = s.draft()
-    _HANDLERS[type(a)](w, a)
+    # The common actions first, called directly; the rest through the table.
+    if isinstance(a, Draw):
+        _on_draw(w, a)
+    elif isinstance(a, (Play, Give)):
+        _on_play_or_give(w, a)
+    elif isinstance(a, Carry):
+        _on_carry(w, a)
+    else:
+        _HANDLERS[type(a)](w, a)
     return w.freeze()
 
 
 def _on_draw(w: SilkroadState, a: Action) -> None:
     assert isinstance(a, Draw)
-    g = w.game
-    seat = turn_seat(w.game, w.turn)
+    t = tables(w)
+    seat = w.turn % t.players
+    card = a.card
     if w.phase == DEAL:
-        target = min(range(g.players), key=lambda i: (len(w.hands[i]), i))
-        w.deck = _add(w.deck, a.card, -1)
-        w.hands = _put(w.hands, target, tuple(sorted((*w.hands[target], a.card))))
-        if all(len(h) >= HAND for h in w.hands):
+        # The first of the seats holding fewest cards is dealt to.
+        hands = w.hands
+        target = 0
+        for i in range(1, t.players):
+            if len(hands[i]) < len(hands[target]):
+                target = i
+        w.deck = _add(w.deck, card, -1)
+        hands = _put(hands, target, with_card(hands[target], card))
+        w.hands = hands
+        if all(len(h) >= HAND for h in hands):
             w.phase = PLACE
-            w.deck_bazaars = g.spare_bazaars
-    elif a.card < 0:
+            w.deck_bazaars = w.game.spare_bazaars
+    elif card < 0:
         w.deck_bazaars -= 1
         w.marker += 1
-        if g.data.bazaar_row(w.marker) is None:
+        if not 1 <= w.marker <= t.bazaar_rows:
             note(w, "{} draws a bazaar card: the bazaar track has run out", SEAT_NAMES[seat])
         else:
             note(
@@ -507,9 +1061,24 @@ def _on_draw(w: SilkroadState, a: Action) -> None:
             )
         refill(w)
     else:
-        w.deck = _add(w.deck, a.card, -1)
-        w.hands = _put(w.hands, seat, tuple(sorted((*w.hands[seat], a.card))))
-        refill(w)
+        w.deck = _add(w.deck, card, -1)
+        hands = w.hands
+        hand = with_card(hands[seat], card)
+        w.hands = _put(hands, seat, hand)
+        _refill(w, t, len(hand))
+
+
+def with_card(row: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """``tuple(sorted((*row, card)))``; a hand or a display is kept sorted, so `card`
+    is put in its place."""
+    n = len(row)
+    for i in range(1, n):
+        if row[i] < row[i - 1]:
+            return tuple(sorted((*row, card)))
+    i = 0
+    while i < n and row[i] <= card:
+        i += 1
+    return row[:i] + (card,) + row[i:]  # noqa: RUF005 (as _set)
 
 
 def _on_start(w: SilkroadState, a: Action) -> None:
@@ -522,27 +1091,37 @@ def _on_start(w: SilkroadState, a: Action) -> None:
         w.phase = TURN
 
 
-def _on_play_or_give(w: SilkroadState, a: Action) -> None:
-    assert isinstance(a, Play | Give)
-    g = w.game
-    seat = turn_seat(w.game, w.turn)
+def _on_play_or_give(w: SilkroadState, a: Play | Give) -> None:
+    t = tables(w)
+    seat = w.turn % t.players
+    card = a.card
+    subject = a.merchant
+    displays = w.displays
     if isinstance(a, Play):
-        w.hands = _put(w.hands, seat, without(w.hands[seat], a.card))
-        w.displays = _put(w.displays, seat, tuple(sorted((*w.displays[seat], a.card))))
-        w.mode = "A"
+        hands = w.hands
+        w.hands = _put(hands, seat, without(hands[seat], card))
+        w.displays = _put(displays, seat, with_card(displays[seat], card))
+        mode = "A"
     else:
-        w.displays = _put(w.displays, seat, without(w.displays[seat], a.card))
-        w.mode = "B"
-    w.card, w.subject, w.phase = a.card, a.merchant, CARRY
-    verb = "plays" if w.mode == "A" else "gives"
+        w.displays = _put(displays, seat, without(displays[seat], card))
+        mode = "B"
+    verb = "plays" if mode == "A" else "gives"
     # "#{}" with the kind + 1 is `card_name`.
-    note(w, "{} {} #{} for {}", SEAT_NAMES[seat], verb, a.card + 1, COLOURS[a.merchant])
-    if g.simple[a.card]:
-        carry(w, ONLY_WAY)
-    else:
-        options = carries(g, w.pos, a.card, a.merchant)
-        if len(options) == 1:
-            carry(w, options[0])
+    note(w, "{} {} #{} for {}", SEAT_NAMES[seat], verb, card + 1, COLOURS[subject])
+    # Carried out at once when there is one way: the card and its carrier are then
+    # written only where the turn does not end (`_resolve`).
+    if t.simple[card]:
+        _carry(w, t, card, subject, 1, (), mode, CARD_UNWRITTEN)
+        return
+    options = carries(t, w.pos, card, subject)
+    if len(options) == 1:
+        only = options[0]
+        _carry(w, t, card, subject, only.numeral, only.companions, mode, CARD_UNWRITTEN)
+        return
+    w.mode = mode
+    w.card = card
+    w.subject = subject
+    w.phase = CARRY
 
 
 def _on_carry(w: SilkroadState, a: Action) -> None:
@@ -552,23 +1131,33 @@ def _on_carry(w: SilkroadState, a: Action) -> None:
 
 def _on_pick(w: SilkroadState, a: Action) -> None:
     assert isinstance(a, Pick)
-    g = w.game
-    card = g.data.cards[w.card]
-    part = card.alts[numeral_index(card.alts, w.numeral)].parts[w.part]
-    move(w, a.merchant, part_steps(w.pos, part, a.merchant))
-    note(w, "{} is meant", COLOURS[a.merchant])
-    w.part += 1
+    t = tables(w)
+    card = w.card
+    plan = t.plan(card, w.numeral)
+    part = w.part
+    kind = plan.kinds[part]
+    pos = w.pos
+    m = a.merchant
+    st = plan.steps[part]
+    if kind == TO_NEXT:
+        st = _to_next(pos, pos[m])
+    elif kind == TO_LAST:
+        st = hindmost(pos) - pos[m]
+    pos = _set(pos, m, _dest(t, pos[m], st))
+    w.pos = pos
+    note(w, "{} is meant", COLOURS[m])
+    part += 1
+    w.part = part
     w.phase = CARRY
-    check_cities(w)
-    if w.phase != END:
-        resolve(w)
+    if not _check_cities(w, t, pos):
+        _resolve(w, t, card, plan, w.subject, w.group, part, w.mode, WRITTEN)
 
 
 def _on_lay(w: SilkroadState, a: Action) -> None:
     assert isinstance(a, Lay)
     seat = turn_seat(w.game, w.turn)
     w.hands = _put(w.hands, seat, without(w.hands[seat], a.card))
-    w.displays = _put(w.displays, seat, tuple(sorted((*w.displays[seat], a.card))))
+    w.displays = _put(w.displays, seat, with_card(w.displays[seat], a.card))
     note(w, "{} lays the dead card #{}", SEAT_NAMES[seat], a.card + 1)
     refill(w)
 
@@ -631,25 +1220,34 @@ def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 def carry(w: SilkroadState, a: Carry) -> None:
-    g = w.game
-    card = g.data.cards[w.card]
-    alt = card.alts[numeral_index(card.alts, a.numeral)]
-    w.numeral = a.numeral
-    w.group = (w.subject, *a.companions)
-    w.part = 0
     w.phase = CARRY
-    if alt.silver:
-        gain(w, g.owner[w.subject], alt.silver)
-    if len(card.alts) > 1:
-        note(w, "{} travels {}", COLOURS[w.subject], NUMERALS[a.numeral])
-    resolve(w)
+    _carry(w, tables(w), w.card, w.subject, a.numeral, a.companions, w.mode, CHOICE_UNWRITTEN)
+
+
+def _carry(
+    w: SilkroadState,
+    t: Tables,
+    card: int,
+    subject: int,
+    numeral: int,
+    companions: tuple[int, ...],
+    mode: str,
+    unwritten: int,
+) -> None:
+    """Carry out alternative `numeral` of the pending `card` for `subject` and its
+    `companions` (played as `mode`; `unwritten` as for `_resolve`)."""
+    plan = t.plan(card, numeral)
+    group = (subject, *companions)
+    if plan.silver:
+        gain(w, t.owner[subject], plan.silver)
+    if len(t.plans[card]) > 1:
+        note(w, "{} travels {}", COLOURS[subject], NUMERALS[numeral])
+    _resolve(w, t, card, plan, subject, group, 0, mode, max(unwritten, CHOICE_UNWRITTEN))
 
 
 _HANDLERS: dict[type[Action], Callable[[SilkroadState, Action], None]] = {
     Draw: _on_draw,
     Start: _on_start,
-    Play: _on_play_or_give,
-    Give: _on_play_or_give,
     Carry: _on_carry,
     Pick: _on_pick,
     Lay: _on_lay,

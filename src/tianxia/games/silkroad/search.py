@@ -69,17 +69,47 @@ def heuristic_terms(s: SilkroadState, seat: int) -> dict[str, float]:
     }
 
 
-def heuristics(s: SilkroadState) -> list[float]:
-    values = [sum(heuristic_terms(s, i).values()) for i in range(s.game.players)]
-    out = []
-    for seat in range(s.game.players):
-        best_other = max(v for i, v in enumerate(values) if i != seat)
-        out.append(math.tanh((values[seat] - best_other) / 20.0))
+def _values(s: SilkroadState) -> list[float]:
+    """Every seat's sum of its `heuristic_terms`, without building their dictionaries:
+    the same terms summed by the same `sum` in the same order, so the same floats."""
+    g = s.game
+    pos = s.pos
+    silver = s.silver
+    bazaar_cards = s.bazaar_cards
+    out: list[float] = []
+    if not pos or len(pos) < g.merchants:
+        for seat in range(g.players):
+            out.append(sum((float(silver[seat]), 0.0, 0.0, 6.0 * bazaar_cards[seat])))
+        return out
+    on_track = g.data.bazaar_row(s.marker) is not None
+    penalties = g.data.penalties
+    displays = s.displays
+    for seat in range(g.players):
+        bazaars = 6.0 * bazaar_cards[seat] if on_track else 0.0
+        own = [pos[m] for m in g.merchants_of[seat]]
+        terms = (
+            float(silver[seat]),
+            0.25 * sum(own) / len(own),
+            -float(penalties[len(displays[seat])]),
+            bazaars,
+        )
+        out.append(sum(terms))
     return out
 
 
+def _against_best_other(values: list[float], seat: int) -> float:
+    best_other = max(v for i, v in enumerate(values) if i != seat)
+    return math.tanh((values[seat] - best_other) / 20.0)
+
+
+def heuristics(s: SilkroadState) -> list[float]:
+    values = _values(s)
+    return [_against_best_other(values, seat) for seat in range(s.game.players)]
+
+
 def heuristic(s: SilkroadState, seat: int) -> float:
-    return heuristics(s)[seat]
+    # One seat's: its rivals' values are needed, their squashing is not.
+    return _against_best_other(_values(s), seat)
 
 
 MAX_SEATS = 7

@@ -79,21 +79,25 @@ class SilkroadState(State):
         return self.turn // self.game.players + 1
 
     def current_player(self) -> int:
+        # Asked once per state: the phases most states are in first, and no property calls.
         ph = self.phase
+        if ph == TURN:
+            return self.turn % self.game.players
         if ph in CHANCE_PHASES:
             return CHANCE
         if ph == END:
             return TERMINAL
         g = self.game
-        if ph == PLACE:
-            return g.owner[len(self.pos)]
         if ph == CARRY:
             return g.owner[self.subject]
+        if ph == PLACE:
+            return g.owner[len(self.pos)]
         if ph == PICK:
             part = g.data.cards[self.card].alts[self.numeral_index].parts[self.part]
             # SR-5.5: the card's player settles ties; SR-5.6: the carrier names a foreign merchant.
-            return g.owner[self.subject] if part.kind == "foreign" else self.turn_seat
-        return self.turn_seat
+            if part.kind == "foreign":
+                return g.owner[self.subject]
+        return self.turn % g.players
 
     def validate(self) -> None:
         g = self.game
