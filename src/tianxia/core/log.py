@@ -40,7 +40,8 @@ class Log:
         entries = self.entries
         if len(entries) >= limit:
             entries = entries[len(entries) - limit + 1 :]
-        return Log((*entries, entry))
+        # A tuple concatenation: a starred tuple display compiles to a list first.
+        return Log(entries + (entry,))
 
     @property
     def texts(self) -> tuple[str, ...]:
