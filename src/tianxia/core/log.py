@@ -41,7 +41,7 @@ class Log:
         if len(entries) >= limit:
             entries = entries[len(entries) - limit + 1 :]
         # A tuple concatenation: a starred tuple display compiles to a list first.
-        return Log(entries + (entry,))
+        return Log(entries + (entry,))  # noqa: RUF005
 
     @property
     def texts(self) -> tuple[str, ...]:
