@@ -150,7 +150,9 @@ def test_a_rule_changed_without_a_new_rules_version_is_caught(
 
     def changed(self: GreatWallState, action: Any) -> Any:
         new = original(self, action)
-        return new.replace(log=(*new.log, "a new rule")) if self.current_player() == 1 else new
+        if self.current_player() != 1:
+            return new
+        return new.replace(log=new.log.add(len(new.log) + 1, "a new rule"))
 
     monkeypatch.setattr(GreatWallState, "_apply", changed)
     with pytest.raises(SaveMismatch, match=rf"{name} \(greatwall, rules version 1\): seq {first} "):
