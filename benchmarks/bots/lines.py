@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -94,9 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=HERE)
     args = parser.parse_args(argv)
     store = args.out / "lines.json"
-    report, run = open_report(
+    _, run = open_report(
         store,
         command=" ".join(["benchmarks/bots/lines.py", *(argv or sys.argv[1:])]),
+        id=f"{os.getpid()}-{time.time_ns()}",
         rows=[],
     )
     with contextlib.ExitStack() as stack:
@@ -152,8 +155,21 @@ def main(argv: list[str] | None = None) -> int:
                     }
                     run["rows"].append(row)
                     print(_row_text(row), flush=True)
-                    save_report(store, report, markdown(report))
+                    _save(store, run)
     return 0
+
+
+def _save(store: Path, run: dict[str, Any]) -> None:
+    """This run written into the report as it is on disk now, not as it was when the run
+    began: two runs at once share the files, and the later save must keep the other's rows."""
+    report = json.loads(store.read_text(encoding="utf-8")) if store.exists() else {"runs": []}
+    runs = report["runs"]
+    mine = next((i for i, r in enumerate(runs) if r.get("id") == run["id"]), None)
+    if mine is None:
+        runs.append(run)
+    else:
+        runs[mine] = run
+    save_report(store, report, markdown(report))
 
 
 def _row_text(r: dict[str, Any]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 from types import ModuleType
 
@@ -39,3 +40,35 @@ def test_wilson_interval_holds_the_rate_and_narrows_with_games() -> None:
     assert low < 0.6 < high
     low2, high2 = lines.wilson(300, 500)
     assert low < low2 < 0.6 < high2 < high
+
+
+def test_two_runs_saving_in_turn_keep_each_others_rows(tmp_path: Path) -> None:
+    lines = _lines()
+    store = tmp_path / "lines.json"
+    first = {"id": "a", "date": "d", "machine": "m", "cores": 2, "python": "3", "command": "x"}
+    second = {**first, "id": "b"}
+    row = {
+        "game": "china",
+        "players": 3,
+        "line": "vs-os-hook",
+        "bot": "ismcts",
+        "opponent": "openspiel-ismcts",
+        "games": 1,
+        "win_rate": 1.0,
+        "low": 0.2,
+        "high": 1.0,
+        "share_ratio": 3.0,
+        "target": ">= 1.5x fair",
+        "met": True,
+        "bot_ms_per_move": 1.0,
+        "bot_sims_per_second": 1.0,
+        "opponent_ms_per_move": 1.0,
+        "opponent_sims_per_second": 1.0,
+    }
+    lines._save(store, {**first, "rows": [row]})
+    lines._save(store, {**second, "rows": [row]})
+    lines._save(store, {**first, "rows": [row, {**row, "line": "vs-os-time"}]})
+    runs = json.loads(store.read_text(encoding="utf-8"))["runs"]
+    assert [r["id"] for r in runs] == ["a", "b"]
+    assert [len(r["rows"]) for r in runs] == [2, 1]
+    assert store.with_suffix(".md").read_text(encoding="utf-8").count("| china |") == 3
