@@ -13,37 +13,19 @@ with the bot's default options (resampling, selection, rollout, evaluation hook)
 
 from __future__ import annotations
 
-import random
 import sys
 
 import tianxia
 from tianxia.bots.ismcts import ISMCTSBot
-from tianxia.core import CHANCE, State, sample_chance
+from tianxia.cli.bench import search_positions
 
 POSITIONS = 3
-
-
-def positions(game: tianxia.Game, seed: int = 3) -> list[State]:
-    """Positions with a choice, spread along one seeded random playout."""
-    rng = random.Random(seed)
-    found: list[State] = []
-    s: State = game.new_initial_state()
-    while not s.is_terminal():
-        if s.current_player() == CHANCE:
-            a = sample_chance(s, rng)
-        else:
-            if len(s.legal_actions()) > 1:
-                found.append(s)
-            a = rng.choice(s.legal_actions())
-        s = s.apply(a)
-    step = max(1, len(found) // POSITIONS)
-    return found[::step][:POSITIONS]
 
 
 def main() -> None:
     name, players, simulations = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     game = tianxia.load_game(name, players=players)
-    chosen = positions(game)
+    chosen = search_positions(game, POSITIONS, seed=3)
     warm = chosen[0]
     ISMCTSBot(game, warm.current_player(), seed=99, simulations=5).act(warm)
     if simulations:

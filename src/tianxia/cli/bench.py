@@ -115,17 +115,9 @@ def peak_memory_kib(game: Game, seed: int = 2) -> float:
     return peak / 1024
 
 
-def ismcts_rate(
-    game: Game, simulations: int, decisions: int = 6, seed: int = 3
-) -> dict[str, float]:
-    """IS-MCTS simulations per CPU second over `decisions` seeded positions of one game.
-
-    The positions are taken along a seeded random playout, spread over its length, so
-    the figure mixes openings, middle games and ends; the bot searches each for exactly
-    `simulations` simulations with its default options.
-    """
-    from tianxia.bots.ismcts import ISMCTSBot
-
+def search_positions(game: Game, count: int, seed: int) -> list[State]:
+    """Up to `count` positions with a choice, spread over one seeded random playout, so
+    that a search measured on them mixes openings, middle games and ends."""
     rng = random.Random(seed)
     states: list[State] = []
     s = game.new_initial_state()
@@ -137,10 +129,24 @@ def ismcts_rate(
                 states.append(s)
             a = rng.choice(s.legal_actions())
         s = s.apply(a)
-    if not states:
+    step = max(1, len(states) // count)
+    return states[::step][:count]
+
+
+def ismcts_rate(
+    game: Game, simulations: int, decisions: int = 6, seed: int = 3
+) -> dict[str, float]:
+    """IS-MCTS simulations per CPU second over `decisions` seeded positions of one game.
+
+    The positions are taken along a seeded random playout, spread over its length, so
+    the figure mixes openings, middle games and ends; the bot searches each for exactly
+    `simulations` simulations with its default options.
+    """
+    from tianxia.bots.ismcts import ISMCTSBot
+
+    chosen = search_positions(game, decisions, seed)
+    if not chosen:
         return {"simulations_per_s": 0.0, "decisions": 0}
-    step = max(1, len(states) // decisions)
-    chosen = states[::step][:decisions]
     start = time.process_time()
     for i, s in enumerate(chosen):
         ISMCTSBot(game, s.current_player(), seed=seed + i, simulations=simulations).act(s)

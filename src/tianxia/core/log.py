@@ -43,6 +43,14 @@ class Log:
         # A tuple concatenation: a starred tuple display compiles to a list first.
         return Log(entries + (entry,))  # noqa: RUF005
 
+    def note(self, limit: int, template: str, args: tuple[object, ...] = ()) -> Log:
+        """This log with ``template.format(*args)`` appended (formatted when read), keeping
+        the last `limit` entries; without arguments `template` is the sentence itself.
+
+        `args` is a tuple, not ``*args``: the rules' own note helpers collect theirs as
+        one, and a compiled call that spreads a tuple again goes the slow, generic way."""
+        return self.add(limit, (template, args) if args else template)
+
     @property
     def texts(self) -> tuple[str, ...]:
         """The sentences, oldest first."""

@@ -51,6 +51,17 @@ def emissaries_in(s: ChinaState, p: int) -> int:
     return sum(s.emissaries[p * n : p * n + n])
 
 
+def _emissary_room(emissaries: tuple[int, ...], pcount: tuple[int, ...], p: int, n: int) -> bool:
+    """`emissaries_in(s, p) < emissary_limit(s, p)` in one pass over the seats, without
+    slicing: asked for every province on every turn (CH-4.2)."""
+    placed = limit = 0
+    for q in range(p * n, p * n + n):
+        placed += emissaries[q]
+        if pcount[q] > limit:
+            limit = pcount[q]
+    return placed < limit
+
+
 def holds_piece(s: ChinaState, p: int) -> bool:
     """Whether province `p` holds any piece: a house, an emissary or a fortification."""
     g = s.game
@@ -72,8 +83,7 @@ def _payments(g: ChinaGame, hand: tuple[int, ...], colour: int, spare: int) -> l
 
 
 def _placements(s: ChinaState, provinces: range | tuple[int, ...]) -> list[Action]:
-    # Listed on every turn of every playout: the tables are read into locals once, and
-    # a province's emissary room is counted in one pass over its seats (CH-4.2).
+    # Listed on every turn of every playout: the tables are read into locals once.
     g = s.game
     me = s.seat
     hand = s.hands[me]
@@ -101,12 +111,7 @@ def _placements(s: ChinaState, provinces: range | tuple[int, ...]) -> list[Actio
         pcount = s.pcount
         emissary_actions = g.emissary_actions
         for p, pay in paying:
-            placed = limit = 0
-            for q in range(p * n, p * n + n):
-                placed += emissaries[q]
-                if pcount[q] > limit:
-                    limit = pcount[q]
-            if placed < limit:
+            if _emissary_room(emissaries, pcount, p, n):
                 row = emissary_actions[p]
                 for j in pay:
                     out.append(row[j + 1])
@@ -151,7 +156,7 @@ def legal_actions(s: ChinaState) -> list[Action]:
 # --- transitions --------------------------------------------------------------------
 def _log(t: ChinaState, template: str, *args: object) -> None:
     """Log ``template.format(*args)``; formatted only when the log is read (`Log`)."""
-    t.log = t.log.add(LOG_LENGTH, (template, args) if args else template)
+    t.log = t.log.note(LOG_LENGTH, template, args)
 
 
 def _set(row: tuple[int, ...], i: int, delta: int) -> tuple[int, ...]:
@@ -365,12 +370,7 @@ def any_placement_possible(s: ChinaState) -> bool:
         emissaries = s.emissaries
         pcount = s.pcount
         for p in g.all_provinces:
-            placed = limit = 0
-            for q in range(p * n, p * n + n):
-                placed += emissaries[q]
-                if pcount[q] > limit:
-                    limit = pcount[q]
-            if placed < limit:
+            if _emissary_room(emissaries, pcount, p, n):
                 return True
     if g.fortifications and any(fo for _, _, fo in supply):
         forts = s.forts

@@ -431,7 +431,7 @@ def can_defend(s: S) -> bool:
 # --- transitions ---------------------------------------------------------------------
 def _add_log(s: S, template: str, *args: object) -> None:
     """Log ``template.format(*args)``; formatted only when the log is read (`Log`)."""
-    s.log = s.log.add(LOG_LENGTH, (template, args))
+    s.log = s.log.note(LOG_LENGTH, template, args)
 
 
 # Seat names as `seat_name` gives them, looked up rather than built on every step.

@@ -41,7 +41,7 @@ ACTION_KINDS = tuple(k for k in range(len(KINDS)) if k != HORSEMAN)
 
 def _note(s: GreatWallState, template: str, *args: object) -> None:
     """Log ``template.format(*args)``; formatted only when the log is read (`Log`)."""
-    s.log = s.log.add(LOG_LENGTH, (template, args) if args else template)
+    s.log = s.log.note(LOG_LENGTH, template, args)
 
 
 # --- a section's tallies ---------------------------------------------------------------

@@ -214,9 +214,9 @@ def apply(s: MandarinState, a: Action) -> MandarinState:
     n = s.draft()
     # The entry is formatted only when the log is read (`Log`): a playout reads none.
     if s.phase in CHANCE_PHASES:
-        n.log = s.log.add(LOG_LENGTH, ("{}", (a,)))
+        n.log = s.log.note(LOG_LENGTH, "{}", (a,))
     else:
-        n.log = s.log.add(LOG_LENGTH, ("{}: {}", (seat_name(s.actor), a)))
+        n.log = s.log.note(LOG_LENGTH, "{}: {}", (seat_name(s.actor), a))
     _HANDLERS[type(a)](n, s, a)
     return n.freeze()
 

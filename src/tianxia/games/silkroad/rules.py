@@ -59,7 +59,7 @@ __all__ = ["CHANCE_PHASES", "PHASES", "numeral_index"]
 
 def note(w: SilkroadState, template: str, *args: object) -> None:
     """Log ``template.format(*args)``; formatted only when the log is read (`Log`)."""
-    w.log = w.log.add(LOG_LENGTH, (template, args))
+    w.log = w.log.note(LOG_LENGTH, template, args)
 
 
 def note_text(w: SilkroadState, text: str) -> None:
@@ -955,12 +955,8 @@ def _resolve(
     _end_turn(w, t)
 
 
-def advance_rose(w: SilkroadState, colour: int) -> None:
-    """SR-4.3, SR-4.5: the marker on `colour` goes clockwise to the next free colour."""
-    _advance_rose(w, tables(w), colour)
-
-
 def _advance_rose(w: SilkroadState, t: Tables, colour: int) -> None:
+    """SR-4.3, SR-4.5: the marker on `colour` goes clockwise to the next free colour."""
     rose = w.rose
     if colour not in rose:
         return
