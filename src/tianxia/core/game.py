@@ -619,7 +619,11 @@ class State(metaclass=StateMeta):
         """
         legal = self._legal
         if legal is None:
-            p = self.current_player()
+            # The kept answer read here: a compiled call of a method of an interpreted
+            # class goes the generic way, which costs more than the answer.
+            p = self._player
+            if p is None:
+                p = self.current_player()
             if p == TERMINAL:
                 legal = ()
             elif p == CHANCE:
@@ -641,10 +645,12 @@ class State(metaclass=StateMeta):
         object.__setattr__(self, "_legal", None)
 
     def is_terminal(self) -> bool:
-        return self.current_player() == TERMINAL
+        p = self._player
+        return (self.current_player() if p is None else p) == TERMINAL
 
     def is_chance_node(self) -> bool:
-        return self.current_player() == CHANCE
+        p = self._player
+        return (self.current_player() if p is None else p) == CHANCE
 
     def to_action(self, action: Action | str | int) -> Action:
         """Accept an action, its notation, or its id."""
@@ -696,7 +702,8 @@ class State(metaclass=StateMeta):
 
         `self` is left unchanged either way.
         """
-        return self._apply(self.check(self.to_action(action)))
+        a = action if isinstance(action, Action) else self.to_action(action)
+        return self._apply(self.check(a))
 
     def apply_unchecked(self, action: Action) -> State:
         """`apply` without the legality check, for search over actions already known legal."""

@@ -8,8 +8,8 @@ import pytest
 
 import tianxia
 from tianxia import IllegalActionError
-from tianxia.games.emperor.game import Tables
 from tianxia.games.emperor.position import play, position, where
+from tianxia.games.emperor.rules import Tables
 
 G2 = tianxia.load_game("emperor", players=2)
 HOLD = {"hopeh": (0, 5), "honan": (1, 3), "korea": (1, 2)}

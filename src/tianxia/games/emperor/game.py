@@ -14,128 +14,9 @@ from tianxia.core.actions import ActionCodec
 from tianxia.core.game import JSON, Game, OptionSpec
 from tianxia.core.registry import register_game
 from tianxia.games.emperor import rules, search, view
-from tianxia.games.emperor.actions import (
-    Accept,
-    Advance,
-    AssignYang,
-    AssignYin,
-    Attack,
-    Colonise,
-    Defend,
-    Die,
-    Done,
-    DrawYang,
-    DrawYin,
-    Endure,
-    Grow,
-    Move,
-    OfferMerger,
-    ProposeMerger,
-    Refuse,
-    Retreat,
-    Roll,
-    Stand,
-    Start,
-    Withdraw,
-)
-from tianxia.games.emperor.data import NORMAL, Components, components
+from tianxia.games.emperor.data import NORMAL, components
+from tianxia.games.emperor.rules import CLOSED, COLONISTS_CROSS, OPEN
 from tianxia.games.emperor.state import EmperorState, initial_fields
-
-# choices of the option `borders` (EM-2.2, ruling R1)
-COLONISTS_CROSS = "colonists_cross"
-CLOSED = "closed"
-OPEN = "open"
-
-
-class Tables:
-    """Lookup tables of one variant, built once: neighbours, obstacles and action objects."""
-
-    def __init__(self, c: Components, players: int, borders: str, honan_shensi: str):
-        self.c = c
-        self.n = players
-        self.P = len(c.province_ids)
-        self.ids = c.province_ids
-        self.index = {pid: i for i, pid in enumerate(c.province_ids)}
-        self.cap = c.province_cap
-        # a retreat and movement cross obstacles freely only with borders="open" (EM-2.2)
-        self.open_borders = borders == OPEN
-        nbrs: list[list[int]] = [[] for _ in range(self.P)]
-        # block[a][b]: the obstacle an attack from a into b must overcome (NORMAL if none)
-        self.block: list[dict[int, str]] = [{} for _ in range(self.P)]
-        for b in c.borders:
-            i, j = self.index[b.a], self.index[b.b]
-            nbrs[i].append(j)
-            nbrs[j].append(i)
-            kind = NORMAL if (b.optional and honan_shensi == "normal") else b.strongest
-            self.block[i][j] = kind
-            self.block[j][i] = kind
-        self.nbrs: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(x)) for x in nbrs)
-        # neighbours reachable by movement and a retreat without a card (EM-2.2)
-        self.open_nbrs: tuple[tuple[int, ...], ...] = tuple(
-            tuple(q for q in self.nbrs[p] if self.open_borders or self.block[p][q] == NORMAL)
-            for p in range(self.P)
-        )
-        # neighbours colonists may enter: every one unless the borders are closed (EM-5.1)
-        self.colonise_nbrs: tuple[tuple[int, ...], ...] = (
-            self.open_nbrs if borders == CLOSED else self.nbrs
-        )
-        self.yang_index = {k: i for i, k in enumerate(c.yang_kinds)}
-        self.yin_index = {k: i for i, k in enumerate(c.yin_kinds)}
-        self.marker_index = {k: i for i, k in enumerate(c.marker_kinds)}
-        # yang kind -> marker index (economy cards), or -1
-        self.yang_marker = tuple(
-            self.marker_index[k] if g == "economy" else -1
-            for k, g in zip(c.yang_kinds, c.yang_groups)
-        )
-        self.attack_kinds = tuple(i for i, g in enumerate(c.yang_groups) if g == "attack")
-        self.economy_kinds = tuple(i for i, g in enumerate(c.yang_groups) if g == "economy")
-        self.hidden_kinds = tuple(i for i, g in enumerate(c.yang_groups) if g != "economy")
-        # yin kind -> the yang kind that defends against it, or -1
-        self.defence_for = tuple(
-            self.yang_index.get(k, -1)
-            if self.yang_index.get(k, -1) >= 0 and c.yang_groups[self.yang_index[k]] == "defence"
-            else -1
-            for k in c.yin_kinds
-        )
-        self.start_count = c.start_provinces[players]
-        self.supply_each = c.units_per_player
-        self.directed = tuple((a, b) for a in range(self.P) for b in self.nbrs[a])
-
-        ids = self.ids
-        self.DONE = Done()
-        self.start = tuple(Start(p) for p in ids)
-        self.grow = tuple(Grow(p) for p in ids)
-        self.colonise = {(a, b): Colonise(ids[a], ids[b]) for a, b in self.directed}
-        self.move = {
-            (a, b): tuple(Move(ids[a], ids[b], k) for k in range(self.cap + 1))
-            for a, b in self.directed
-        }
-        self.attack = {(a, b): Attack(ids[a], ids[b]) for a, b in self.directed}
-        self.propose = tuple(ProposeMerger(s) for s in range(players))
-        self.ACCEPT, self.REFUSE = Accept(), Refuse()
-        self.STAND, self.OFFER = Stand(), OfferMerger()
-        self.retreat = tuple(Retreat(p) for p in ids)
-        self.ROLL, self.WITHDRAW = Roll(), Withdraw()
-        self.advance = tuple(Advance(k) for k in range(self.cap + 1))
-        self.yang = tuple(AssignYang(p) for p in ids)
-        self.yin = tuple(AssignYin(p) for p in ids)
-        self.DEFEND, self.ENDURE = Defend(), Endure()
-        self.die = tuple(Die(f) for f in range(1, 7))
-        self.draw_yin = tuple(DrawYin(k) for k in c.yin_kinds)
-        self.draw_yang = tuple(DrawYang(k) for k in c.yang_kinds)
-
-    def player_actions(self) -> list[Any]:
-        acts: list[Any] = [self.DONE, *self.start, *self.grow]
-        acts += [self.colonise[d] for d in self.directed]
-        acts += [m for d in self.directed for m in self.move[d][1:]]
-        acts += [self.attack[d] for d in self.directed]
-        acts += [*self.propose, self.ACCEPT, self.REFUSE, self.STAND, *self.retreat]
-        acts += [self.OFFER, self.ROLL, self.WITHDRAW, *self.advance, *self.yang, *self.yin]
-        acts += [self.DEFEND, self.ENDURE]
-        return acts
-
-    def chance_actions(self) -> list[Any]:
-        return [*self.die, *self.draw_yin, *self.draw_yang]
 
 
 @register_game
@@ -187,11 +68,13 @@ class EmperorGame(Game):
 
     def __init__(self, players: object = None, **options: Any) -> None:
         super().__init__(players, **options)
-        self.tables = Tables(
+        self.tables = rules.Tables(
             components(),
             self.players,
             str(self.options["borders"]),
             str(self.options["honan_shensi"]),
+            yin_target=str(self.options["yin_target"]),
+            merger_result=str(self.options["merger_result"]),
         )
 
     @classmethod

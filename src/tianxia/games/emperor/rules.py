@@ -7,10 +7,12 @@ of the state and never touches its input.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from tianxia.core.actions import Action
+from tianxia.core.constants import CHANCE, TERMINAL
 from tianxia.core.events import Event, seat_name
+from tianxia.games.emperor import state
 from tianxia.games.emperor.actions import (
     Accept,
     Advance,
@@ -35,32 +37,194 @@ from tianxia.games.emperor.actions import (
     Start,
     Withdraw,
 )
-from tianxia.games.emperor.data import NORMAL
-from tianxia.games.emperor.state import (
-    ADVANCE,
-    ATTACKER,
-    CHANCE_PHASES,
-    COLONISE,
-    DEFENDER,
-    DIE,
-    DRAW_YANG,
-    DRAW_YIN,
-    END,
-    EXPAND,
-    GROWTH,
-    LOG_LENGTH,
-    MOVE,
-    REPLY,
-    SHIELD,
-    START,
-    YANG,
-    YIN,
-    EmperorState,
-)
+from tianxia.games.emperor.data import NORMAL, Components
+from tianxia.games.emperor.state import EmperorState
+
+# Final: the compiled build keeps these in C variables instead of looking each up by name.
+START: Final = state.START
+GROWTH: Final = state.GROWTH
+COLONISE: Final = state.COLONISE
+MOVE: Final = state.MOVE
+EXPAND: Final = state.EXPAND
+REPLY: Final = state.REPLY
+DEFENDER: Final = state.DEFENDER
+ATTACKER: Final = state.ATTACKER
+DIE: Final = state.DIE
+ADVANCE: Final = state.ADVANCE
+YANG: Final = state.YANG
+YIN: Final = state.YIN
+DRAW_YIN: Final = state.DRAW_YIN
+DRAW_YANG: Final = state.DRAW_YANG
+SHIELD: Final = state.SHIELD
+END: Final = state.END
+LOG_LENGTH: Final = state.LOG_LENGTH
+CHANCE_PHASES: Final = state.CHANCE_PHASES
 
 S = EmperorState
 # The rules read the tables as `s.game.tables`, not through the state's `t` property:
-# compiled, that is two attribute reads instead of a call into interpreted code.
+# compiled, that is two attribute reads instead of a call into interpreted code. They
+# read the numbers of the rules from the tables too, not from `t.c` or the game.
+
+
+# choices of the option `borders` (EM-2.2, ruling R1)
+COLONISTS_CROSS: Final = "colonists_cross"
+CLOSED: Final = "closed"
+OPEN: Final = "open"
+
+
+class Tables:
+    """Lookup tables of one variant, built once (`EmperorGame.tables`): neighbours,
+    obstacles, the numbers of the rules and every action value the rules hand out.
+
+    Compiled, its fields are read as C struct members; the components' and the game's
+    attributes would each cost a lookup by name on every use.
+    """
+
+    def __init__(
+        self,
+        c: Components,
+        players: int,
+        borders: str,
+        honan_shensi: str,
+        yin_target: str = "own",
+        merger_result: str = "scoring",
+    ) -> None:
+        self.c = c
+        self.n = players
+        P = len(c.province_ids)
+        self.P = P
+        self.ids = c.province_ids
+        self.index = {pid: i for i, pid in enumerate(c.province_ids)}
+        self.cap = c.province_cap
+        # the numbers of the rules, copied from the components
+        self.turns = c.turns
+        self.victory_provinces = c.victory_provinces
+        self.growth_base = c.growth_base
+        self.start_units = c.start_units
+        self.marker_growth = c.marker_growth
+        self.marker_counts = c.marker_counts
+        self.marker_points = c.marker_points
+        self.yin_loss = c.yin_loss
+        self.yin_special = c.yin_special
+        self.yang_kinds = c.yang_kinds
+        self.yin_kinds = c.yin_kinds
+        self.marker_kinds = c.marker_kinds
+        # the options the rules read (EM-8.1, EM-9.3)
+        self.yin_any = yin_target == "any"
+        self.shared_result = merger_result == "shared"
+        # a retreat and movement cross obstacles freely only with borders="open" (EM-2.2)
+        self.open_borders = borders == OPEN
+        nbrs: list[list[int]] = [[] for _ in range(P)]
+        # block[a][b]: the obstacle an attack from a into b must overcome (NORMAL if none)
+        self.block: list[dict[int, str]] = [{} for _ in range(P)]
+        for b in c.borders:
+            i, j = self.index[b.a], self.index[b.b]
+            nbrs[i].append(j)
+            nbrs[j].append(i)
+            kind = NORMAL if (b.optional and honan_shensi == "normal") else b.strongest
+            self.block[i][j] = kind
+            self.block[j][i] = kind
+        self.nbrs: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(x)) for x in nbrs)
+        # neighbours reachable by movement and a retreat without a card (EM-2.2)
+        self.open_nbrs: tuple[tuple[int, ...], ...] = tuple(
+            tuple(q for q in self.nbrs[p] if self.open_borders or self.block[p][q] == NORMAL)
+            for p in range(P)
+        )
+        # neighbours colonists may enter: every one unless the borders are closed (EM-5.1)
+        self.colonise_nbrs: tuple[tuple[int, ...], ...] = (
+            self.open_nbrs if borders == CLOSED else self.nbrs
+        )
+        self.yang_index = {k: i for i, k in enumerate(c.yang_kinds)}
+        self.yin_index = {k: i for i, k in enumerate(c.yin_kinds)}
+        self.marker_index = {k: i for i, k in enumerate(c.marker_kinds)}
+        # card[a][b]: the yang kind an attack from a into b needs, or -1 (`card_for`)
+        self.card: tuple[tuple[int, ...], ...] = tuple(
+            tuple(
+                -1
+                if b not in self.block[a] or self.block[a][b] == NORMAL
+                else self.yang_index[self.block[a][b]]
+                for b in range(P)
+            )
+            for a in range(P)
+        )
+        # yang kind -> marker index (economy cards), or -1
+        self.yang_marker: tuple[int, ...] = tuple(
+            self.marker_index[k] if g == "economy" else -1
+            for k, g in zip(c.yang_kinds, c.yang_groups)
+        )
+        self.attack_kinds: tuple[int, ...] = tuple(
+            i for i, g in enumerate(c.yang_groups) if g == "attack"
+        )
+        self.economy_kinds: tuple[int, ...] = tuple(
+            i for i, g in enumerate(c.yang_groups) if g == "economy"
+        )
+        self.hidden_kinds: tuple[int, ...] = tuple(
+            i for i, g in enumerate(c.yang_groups) if g != "economy"
+        )
+        # yin kind -> the yang kind that defends against it, or -1
+        self.defence_for: tuple[int, ...] = tuple(
+            self.yang_index.get(k, -1)
+            if self.yang_index.get(k, -1) >= 0 and c.yang_groups[self.yang_index[k]] == "defence"
+            else -1
+            for k in c.yin_kinds
+        )
+        self.start_count: int = c.start_provinces[players]
+        self.supply_each = c.units_per_player
+        self.directed: tuple[tuple[int, int], ...] = tuple(
+            (a, b) for a in range(P) for b in self.nbrs[a]
+        )
+
+        ids = self.ids
+        self.DONE = Done()
+        self.start: tuple[Start, ...] = tuple(Start(p) for p in ids)
+        self.grow: tuple[Grow, ...] = tuple(Grow(p) for p in ids)
+        self.colonise: dict[tuple[int, int], Colonise] = {
+            (a, b): Colonise(ids[a], ids[b]) for a, b in self.directed
+        }
+        self.move: dict[tuple[int, int], tuple[Move, ...]] = {
+            (a, b): tuple(Move(ids[a], ids[b], k) for k in range(self.cap + 1))
+            for a, b in self.directed
+        }
+        # moves[a][b][k]: `move[(a, b)][k]` by index, for the listing (empty off the map)
+        self.moves: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
+            tuple(self.move.get((a, b), ()) for b in range(P)) for a in range(P)
+        )
+        self.attack: dict[tuple[int, int], Attack] = {
+            (a, b): Attack(ids[a], ids[b]) for a, b in self.directed
+        }
+        # colonise_at[a][b], attack_at[a][b]: the same by index (None off the map). Typed
+        # `Any`: read from a tuple, a typed element would be checked on every read.
+        self.colonise_at: tuple[tuple[Any, ...], ...] = tuple(
+            tuple(self.colonise.get((a, b)) for b in range(P)) for a in range(P)
+        )
+        self.attack_at: tuple[tuple[Any, ...], ...] = tuple(
+            tuple(self.attack.get((a, b)) for b in range(P)) for a in range(P)
+        )
+        self.propose: tuple[ProposeMerger, ...] = tuple(ProposeMerger(s) for s in range(players))
+        self.ACCEPT, self.REFUSE = Accept(), Refuse()
+        self.STAND, self.OFFER = Stand(), OfferMerger()
+        self.retreat: tuple[Retreat, ...] = tuple(Retreat(p) for p in ids)
+        self.ROLL, self.WITHDRAW = Roll(), Withdraw()
+        self.advance: tuple[Advance, ...] = tuple(Advance(k) for k in range(self.cap + 1))
+        self.yang: tuple[AssignYang, ...] = tuple(AssignYang(p) for p in ids)
+        self.yin: tuple[AssignYin, ...] = tuple(AssignYin(p) for p in ids)
+        self.DEFEND, self.ENDURE = Defend(), Endure()
+        self.die: tuple[Die, ...] = tuple(Die(f) for f in range(1, 7))
+        self.draw_yin: tuple[DrawYin, ...] = tuple(DrawYin(k) for k in c.yin_kinds)
+        self.draw_yang: tuple[DrawYang, ...] = tuple(DrawYang(k) for k in c.yang_kinds)
+
+    def player_actions(self) -> list[Action]:
+        acts: list[Action] = [self.DONE, *self.start, *self.grow]
+        acts += [self.colonise[d] for d in self.directed]
+        acts += [m for d in self.directed for m in self.move[d][1:]]
+        acts += [self.attack[d] for d in self.directed]
+        acts += [*self.propose, self.ACCEPT, self.REFUSE, self.STAND, *self.retreat]
+        acts += [self.OFFER, self.ROLL, self.WITHDRAW, *self.advance, *self.yang, *self.yin]
+        acts += [self.DEFEND, self.ENDURE]
+        return acts
+
+    def chance_actions(self) -> list[Action]:
+        return [*self.die, *self.draw_yin, *self.draw_yang]
 
 
 # --- small queries -------------------------------------------------------------------
@@ -100,7 +264,7 @@ def is_alive(s: S, seat: int) -> bool:
 
 
 def markers_left(s: S, m: int) -> int:
-    return s.game.tables.c.marker_counts[m] - sum(row[m] for row in s.markers)
+    return s.game.tables.marker_counts[m] - sum(row[m] for row in s.markers)
 
 
 def influence(s: S) -> tuple[int, ...]:
@@ -166,18 +330,18 @@ def control(s: S, realm: int) -> int:
 
 def realm_score(s: S, realm: int) -> int:
     """Points of a realm as they stand (EM-9.1)."""
-    c = s.game.tables.c
+    points = s.game.tables.marker_points
     pts = sum(s.hands[realm]) + 2 * control(s, realm)
     for p, o in enumerate(s.owner):
         if o == realm:
             pts += s.units[p]
-            pts += sum(n * v for n, v in zip(s.markers[p], c.marker_points))
+            pts += sum(n * v for n, v in zip(s.markers[p], points))
     return pts
 
 
 def shared_result(s: S) -> bool:
     """Whether a junior partner shares his senior's result (option merger_result, EM-9.3)."""
-    return bool(s.game.options["merger_result"] == "shared")
+    return s.game.tables.shared_result
 
 
 def seat_scores(s: S) -> list[int]:
@@ -200,7 +364,7 @@ def seat_scores(s: S) -> list[int]:
 
 def returns(s: S) -> list[float]:
     """Winners share the gain that the losers pay, so the sum is zero (EM-9.3)."""
-    n = s.game.players
+    n = s.game.tables.n
     if s.phase != END:
         return [0.0] * n
     sc = seat_scores(s)
@@ -215,6 +379,16 @@ def returns(s: S) -> list[float]:
 
 
 # --- legal actions -------------------------------------------------------------------
+def current_player(s: S) -> int:
+    """The seat deciding now, `CHANCE` or `TERMINAL` (the state's `current_player`)."""
+    phase = s.phase
+    if phase == END:
+        return TERMINAL
+    if phase in CHANCE_PHASES:
+        return CHANCE
+    return s.decider
+
+
 def legal_actions(s: S) -> list[Action]:
     phase = s.phase
     t = s.game.tables
@@ -223,13 +397,20 @@ def legal_actions(s: S) -> list[Action]:
     elif phase == GROWTH:
         acts = [t.grow[p] for p in growth_targets(s)]
     elif phase == COLONISE:
-        acts = [t.DONE] + [t.colonise[d] for d in colonisations(s)]
+        acts = [t.DONE]
+        colonise = t.colonise_at
+        for a, b in colonisations(s):
+            acts.append(colonise[a][b])
     elif phase == MOVE:
         acts = [t.DONE]
+        moves = t.moves
         for a, b, k in movements(s):
-            acts.extend(t.move[(a, b)][1 : k + 1])
+            acts.extend(moves[a][b][1 : k + 1])
     elif phase == EXPAND:
-        acts = [t.DONE] + [t.attack[d] for d in attacks(s)]
+        acts = [t.DONE]
+        attack = t.attack_at
+        for a, b in attacks(s):
+            acts.append(attack[a][b])
         acts += [t.propose[x] for x in merger_partners(s)]
     elif phase == REPLY:
         acts = [t.ACCEPT, t.REFUSE]
@@ -272,16 +453,27 @@ def chance_outcomes(s: S) -> list[tuple[Action, float]]:
     return [(acts[k], n / total) for k, n in enumerate(deck) if n]
 
 
-def _region_holds(nbrs: tuple[tuple[int, ...], ...], free: list[bool], p: int, k: int) -> bool:
-    """Whether the region of `free` provinces around p holds at least k provinces."""
-    seen = {p}
-    stack = [p]
-    while stack and len(seen) < k:
-        for q in nbrs[stack.pop()]:
-            if free[q] and q not in seen:
-                seen.add(q)
-                stack.append(q)
-    return len(seen) >= k
+def region_sizes(nbrs: tuple[tuple[int, ...], ...], free: list[bool]) -> list[int]:
+    """Per province: how many provinces its region of `free` provinces holds (0 if not free)."""
+    P = len(free)
+    size = [0] * P
+    seen = [False] * P
+    for p in range(P):
+        if not free[p] or seen[p]:
+            continue
+        seen[p] = True
+        region = [p]
+        i = 0
+        while i < len(region):
+            for q in nbrs[region[i]]:
+                if free[q] and not seen[q]:
+                    seen[q] = True
+                    region.append(q)
+            i += 1
+        n = len(region)
+        for q in region:
+            size[q] = n
+    return size
 
 
 def start_options(s: S) -> list[int]:
@@ -291,22 +483,32 @@ def start_options(s: S) -> list[int]:
     empty provinces joined to the group so far holds at least k provinces.
     """
     t = s.game.tables
-    k = t.start_count
     owner = s.owner
-    if k == 1 and not s.chosen:
-        return [p for p in range(t.P) if owner[p] == -1]
-    free = [o == -1 for o in owner]
-    for p in s.chosen:
-        free[p] = True
-    if s.chosen:
-        chosen = s.chosen
-        cand = sorted({q for p in chosen for q in t.nbrs[p] if owner[q] == -1 and q not in chosen})
-        full = cand if _region_holds(t.nbrs, free, chosen[0], k) else []
-    else:
-        cand = [p for p in range(t.P) if owner[p] == -1]
-        full = [p for p in cand if _region_holds(t.nbrs, free, p, k)]
+    chosen = s.chosen
+    if chosen:
+        # Every empty neighbour joins the group's region of empty provinces, so any of
+        # them keeps a full group possible if one is; if none is, the player takes what
+        # still fits: either way, each of them.
+        nbrs = t.nbrs
+        return sorted({q for p in chosen for q in nbrs[p] if owner[q] == -1 and q not in chosen})
+    k = t.start_count
+    cand = [p for p in range(t.P) if owner[p] == -1]
+    if k == 1:
+        return cand
+    size = region_sizes(t.nbrs, [o == -1 for o in owner])
+    full = [p for p in cand if size[p] >= k]
     # where no full group fits any more, the player takes what still fits
     return full or cand
+
+
+def start_open(s: S) -> bool:
+    """Whether `start_options` has any province to offer (without listing them)."""
+    owner = s.owner
+    chosen = s.chosen
+    if not chosen:
+        return -1 in owner
+    nbrs = s.game.tables.nbrs
+    return any(owner[q] == -1 and q not in chosen for p in chosen for q in nbrs[p])
 
 
 def growth_targets(s: S) -> list[int]:
@@ -321,7 +523,9 @@ def growth_targets(s: S) -> list[int]:
     return [p for p in cand if owner[p] == me and units[p] < cap]
 
 
-def colonisations(s: S) -> list[tuple[int, int]]:
+def colonisations(s: S, first: bool = False) -> list[tuple[int, int]]:
+    """(from, to) for every colonisation open now (EM-5.1); with `first`, at most one
+    (enough to tell whether the phase has anything to do)."""
     t = s.game.tables
     me = s.player
     out: list[tuple[int, int]] = []
@@ -329,12 +533,17 @@ def colonisations(s: S) -> list[tuple[int, int]]:
     owner, units, nbrs = s.owner, s.units, t.colonise_nbrs
     for a in range(t.P):
         if owner[a] == me and units[a] >= 4:
-            out.extend((a, b) for b in nbrs[a] if owner[b] == -1)
+            for b in nbrs[a]:
+                if owner[b] == -1:
+                    out.append((a, b))
+                    if first:
+                        return out
     return out
 
 
-def movements(s: S) -> list[tuple[int, int, int]]:
-    """(from, to, how many may go) for every movement open now (EM-6.1)."""
+def movements(s: S, first: bool = False) -> list[tuple[int, int, int]]:
+    """(from, to, how many may go) for every movement open now (EM-6.1); with `first`,
+    at most one."""
     t = s.game.tables
     me = s.player
     out: list[tuple[int, int, int]] = []
@@ -346,31 +555,37 @@ def movements(s: S) -> list[tuple[int, int, int]]:
         if free <= 0:
             continue
         k = min(free, cap)
-        out.extend((a, b, k) for b in nbrs[a] if owner[b] == me)
+        for b in nbrs[a]:
+            if owner[b] == me:
+                out.append((a, b, k))
+                if first:
+                    return out
     return out
 
 
 def yin_targets(s: S) -> list[int]:
     """Provinces the yin card may go to: the drawer's own, any if he holds none (EM-8.1)."""
-    own = [p for p in range(s.game.tables.P) if s.owner[p] == s.player]
-    if not own or s.game.options["yin_target"] == "any":
-        return list(range(s.game.tables.P))
+    t = s.game.tables
+    owner, me = s.owner, s.player
+    own = [p for p in range(t.P) if owner[p] == me]
+    if not own or t.yin_any:
+        return list(range(t.P))
     return own
 
 
 def card_for(s: S, a: int, b: int) -> int:
     """The yang kind needed to cross from a into b, or -1 for a normal border (EM-2.1)."""
-    kind = s.game.tables.block[a][b]
-    return -1 if kind == NORMAL else s.game.tables.yang_index[kind]
+    return s.game.tables.card[a][b]
 
 
-def attacks(s: S) -> list[tuple[int, int]]:
+def attacks(s: S, first: bool = False) -> list[tuple[int, int]]:
+    """(from, to) for every attack open now (EM-7.2, EM-7.3); with `first`, at most one."""
     t = s.game.tables
     me = s.player
     hand = s.hands[me]
     out: list[tuple[int, int]] = []
     owner, units, conquered, attacked = s.owner, s.units, s.conquered, s.attacked
-    block, yang_index, nbrs = t.block, t.yang_index, t.nbrs
+    card, nbrs = t.card, t.nbrs
     for a in range(t.P):
         if owner[a] != me or units[a] < 1 or a in conquered:
             continue
@@ -378,18 +593,21 @@ def attacks(s: S) -> list[tuple[int, int]]:
             o = owner[b]
             if o == -1 or o == me or (a, b) in attacked:
                 continue
-            kind = block[a][b]  # `card_for`, without its lookups of the tables
-            if kind == NORMAL or hand[yang_index[kind]] > 0:
+            k = card[a][b]
+            if k < 0 or hand[k] > 0:
                 out.append((a, b))
+                if first:
+                    return out
     return out
 
 
 def merger_partners(s: S) -> list[int]:
     me = s.player
+    senior, owner, proposed = s.senior, s.owner, s.proposed
     return [
         x
-        for x in range(s.game.players)
-        if x != me and is_independent(s, x) and x in s.owner and x not in s.proposed
+        for x in range(s.game.tables.n)
+        if x != me and senior[x] == x and x in owner and x not in proposed
     ]
 
 
@@ -435,7 +653,7 @@ def _add_log(s: S, template: str, *args: object) -> None:
 
 
 # Seat names as `seat_name` gives them, looked up rather than built on every step.
-SEAT_NAMES = tuple(seat_name(i) for i in range(16))
+SEAT_NAMES: Final = tuple(seat_name(i) for i in range(16))
 
 
 def _set(tup: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
@@ -459,17 +677,18 @@ def begin_turn(s: S, seat: int) -> None:
     s.yang_at = s.yin_at = s.yin_card = s.fresh = -1
     if not s.started[seat]:
         s.phase = START
-        if not start_options(s):
+        if not start_open(s):
             # the board is full: nothing to occupy, and nothing else to do this turn
             s.started = _set_started(s.started, seat)
             settle_colonise(s)
         return
-    c = s.game.tables.c
-    queue = [-1] if c.growth_base > 0 else []
+    t = s.game.tables
+    queue = [-1] if t.growth_base > 0 else []
+    markers, growth = s.markers, t.marker_growth
     for p, o in enumerate(s.owner):
         if o == seat:
-            for m, n in enumerate(s.markers[p]):
-                queue.extend([p] * (n * c.marker_growth[m]))
+            for m, n in enumerate(markers[p]):
+                queue.extend([p] * (n * growth[m]))
     s.growth = tuple(queue)
     s.phase = GROWTH
     settle_growth(s)
@@ -488,7 +707,7 @@ def settle_growth(s: S) -> None:
 
 def settle_colonise(s: S) -> None:
     s.phase = COLONISE
-    if not colonisations(s):
+    if not colonisations(s, first=True):
         settle_move(s, fresh=True)
 
 
@@ -496,7 +715,7 @@ def settle_move(s: S, fresh: bool = False) -> None:
     if fresh:
         s.moved = (0,) * s.game.tables.P
     s.phase = MOVE
-    if not movements(s):
+    if not movements(s, first=True):
         s.moved = ()
         settle_expand(s)
 
@@ -509,14 +728,14 @@ def settle_expand(s: S) -> None:
         end_turn(s)
         return
     s.phase = EXPAND
-    if not attacks(s) and not merger_partners(s):
+    if not attacks(s, first=True) and not merger_partners(s):
         enter_phase5(s)
 
 
 def enter_phase5(s: S) -> None:
     s.decider = s.player
     s.battle = None
-    if s.turn >= s.game.tables.c.turns or (s.player not in s.owner and s.merge is None):
+    if s.turn >= s.game.tables.turns or (s.player not in s.owner and s.merge is None):
         # the player of the last turn draws no cards (EM-3.2)
         end_turn(s)
     elif sum(s.yang_deck):
@@ -538,24 +757,24 @@ def after_assignments(s: S) -> None:
 
 def resolve_cards(s: S) -> None:
     """Carry out the yin card, then settle the yang card (EM-8.2 - EM-8.5)."""
-    c = s.game.tables.c
+    t = s.game.tables
     k = s.yin_card
     if k >= 0:
-        if c.yin_special[k]:
+        if t.yin_special[k]:
             me = s.player
             hand = list(s.hands[me])
             out = list(s.yang_out)
-            for a in s.game.tables.attack_kinds:
+            for a in t.attack_kinds:
                 out[a] += hand[a]
                 hand[a] = 0
-            if s.fresh in s.game.tables.attack_kinds:
+            if s.fresh in t.attack_kinds:
                 out[s.fresh] += 1
                 s.fresh = -1
             s.hands = _set_hand(s.hands, me, tuple(hand))
             s.yang_out = tuple(out)
             _add_log(s, "{} loses every attack card", SEAT_NAMES[me])
-        elif c.yin_loss[k] > 0 and s.owner[s.yin_at] >= 0:
-            if s.game.tables.defence_for[k] >= 0:
+        elif t.yin_loss[k] > 0 and s.owner[s.yin_at] >= 0:
+            if t.defence_for[k] >= 0:
                 s.phase = SHIELD
                 s.decider = s.owner[s.yin_at]
                 return
@@ -568,12 +787,12 @@ def _set_hand(hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ..
 
 
 def _yin_loss(s: S) -> None:
+    t = s.game.tables
     p = s.yin_at
-    loss = s.game.tables.c.yin_loss[s.yin_card]
+    k = s.yin_card
+    loss = t.yin_loss[k]
     _set_units(s, p, max(0, s.units[p] - loss), s.owner[p])
-    _add_log(
-        s, "{} loses {} to {}", s.game.tables.ids[p], loss, s.game.tables.c.yin_kinds[s.yin_card]
-    )
+    _add_log(s, "{} loses {} to {}", t.ids[p], loss, t.yin_kinds[k])
 
 
 def settle_yang(s: S) -> None:
@@ -589,13 +808,13 @@ def settle_yang(s: S) -> None:
                 *s.markers[p + 1 :],
             )
             s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
-            _add_log(s, "{} marker placed in {}", t.c.marker_kinds[m], t.ids[p])
+            _add_log(s, "{} marker placed in {}", t.marker_kinds[m], t.ids[p])
         else:
             me = s.player
             s.hands = _set_hand(s.hands, me, _set(s.hands[me], k, s.hands[me][k] + 1))
             if m >= 0:
                 _add_log(
-                    s, "{} keeps a {} card, no marker being left", SEAT_NAMES[me], t.c.yang_kinds[k]
+                    s, "{} keeps a {} card, no marker being left", SEAT_NAMES[me], t.yang_kinds[k]
                 )
             else:
                 _add_log(s, "{} keeps the yang card", SEAT_NAMES[me])
@@ -643,12 +862,12 @@ def one_realm_left(s: S) -> bool:
     """The early end by elimination (EM-3.4)."""
     if not all(s.started):
         return False
-    return sum(1 for x in range(s.game.players) if is_alive(s, x)) <= 1
+    return sum(1 for x in range(s.game.tables.n) if is_alive(s, x)) <= 1
 
 
 def end_turn(s: S) -> None:
-    n = s.game.players
-    c = s.game.tables.c
+    t = s.game.tables
+    n = t.n
     if s.merge is not None:
         do_merge(s, *s.merge)
         s.merge = None
@@ -656,9 +875,9 @@ def end_turn(s: S) -> None:
     s.battle = None
     s.moved = ()
     s.claims = _set_claim(
-        s.claims, me, is_independent(s, me) and control(s, me) >= c.victory_provinces
+        s.claims, me, is_independent(s, me) and control(s, me) >= t.victory_provinces
     )
-    if s.turn >= c.turns or one_realm_left(s):
+    if s.turn >= t.turns or one_realm_left(s):
         s.phase = END
         return
     nxt = -1
@@ -670,7 +889,7 @@ def end_turn(s: S) -> None:
     if nxt < 0 or (nxt == me and all(s.started)):
         s.phase = END
         return
-    if s.claims[nxt] and control(s, nxt) >= c.victory_provinces:
+    if s.claims[nxt] and control(s, nxt) >= t.victory_provinces:
         # he held 15 provinces since the end of his last turn (EM-3.3)
         _add_log(s, "{} still holds {} provinces: the game ends", SEAT_NAMES[nxt], control(s, nxt))
         s.phase = END
@@ -696,7 +915,7 @@ def _check_elimination(s: S) -> None:
 
 # only these remove a realm's last units or merge two realms
 # By exact type (actions are final dataclasses): a set lookup, not an isinstance chain.
-_UNIT_LOSERS: frozenset[type[Action]] = frozenset(
+_UNIT_LOSERS: Final[frozenset[type[Action]]] = frozenset(
     (Die, Endure, Accept, DrawYin, DrawYang, Advance, Retreat)
 )
 
@@ -709,6 +928,8 @@ def apply(state: S, a: Action) -> S:
         _check_elimination(s)
     # What was memoised while the draft was still changing may be out of date.
     s._cache = None
+    # Asked of every state at once: answered here, compiled, instead of by the state.
+    s._player = current_player(s)
     return s.freeze()
 
 
@@ -733,7 +954,7 @@ def _on_grow(s: S, a: Action) -> None:
     ix = t.index
     me = s.player
     p = ix[a.province]
-    due = t.c.growth_base if s.growth[0] < 0 else 1
+    due = t.growth_base if s.growth[0] < 0 else 1
     n = min(due, supply(s, me), t.cap - s.units[p])
     _set_units(s, p, s.units[p] + n, me)
     s.growth = s.growth[1:]
@@ -814,7 +1035,7 @@ def _on_attack(s: S, a: Action) -> None:
     s.phase = DEFENDER
     s.decider = s.owner[dst]
     if k >= 0:
-        _add_log(s, "{}: {} with a {} card", SEAT_NAMES[me], a, t.c.yang_kinds[k])
+        _add_log(s, "{}: {} with a {} card", SEAT_NAMES[me], a, t.yang_kinds[k])
     else:
         _add_log(s, "{}: {}", SEAT_NAMES[me], a)
 
@@ -905,10 +1126,10 @@ def _on_start(s: S, a: Action) -> None:
     ix = t.index
     me = s.player
     p = ix[a.province]
-    _set_units(s, p, min(t.c.start_units, supply(s, me)), me)
+    _set_units(s, p, min(t.start_units, supply(s, me)), me)
     s.chosen = (*s.chosen, p)
     _add_log(s, "{}: {}", SEAT_NAMES[me], a)
-    if len(s.chosen) >= t.start_count or not start_options(s):
+    if len(s.chosen) >= t.start_count or not start_open(s):
         s.started = _set_started(s.started, me)
         s.chosen = ()
         settle_colonise(s)
@@ -970,7 +1191,7 @@ def _on_defend(s: S, a: Action) -> None:
     else:
         s.hands = _set_hand(s.hands, d, _set(s.hands[d], k, s.hands[d][k] - 1))
     s.yang_out = _set(s.yang_out, k, s.yang_out[k] + 1)
-    _add_log(s, "{}: defends {} with a {} card", SEAT_NAMES[d], t.ids[s.yin_at], t.c.yang_kinds[k])
+    _add_log(s, "{}: defends {} with a {} card", SEAT_NAMES[d], t.ids[s.yin_at], t.yang_kinds[k])
     s.decider = me
     settle_yang(s)
 
@@ -1145,9 +1366,9 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
 def describe(s: S, a: Action) -> str:
     t = s.game.tables
     if isinstance(a, Start):
-        return f"occupies the empty province {a.province} with {t.c.start_units} units"
+        return f"occupies the empty province {a.province} with {t.start_units} units"
     if isinstance(a, Grow):
-        due = t.c.growth_base if s.growth[0] < 0 else 1
+        due = t.growth_base if s.growth[0] < 0 else 1
         return f"places {due} new unit(s) in {a.province}"
     if isinstance(a, Colonise):
         return f"moves 3 units from {a.src} to colonise the empty province {a.dst}"
@@ -1156,7 +1377,7 @@ def describe(s: S, a: Action) -> str:
     if isinstance(a, Attack):
         k = card_for(s, t.index[a.src], t.index[a.dst])
         if k >= 0:
-            return f"attacks {a.dst} from {a.src}, spending a {t.c.yang_kinds[k]} card"
+            return f"attacks {a.dst} from {a.src}, spending a {t.yang_kinds[k]} card"
         return f"attacks {a.dst} from {a.src}"
     if isinstance(a, ProposeMerger):
         return f"offers {seat_name(a.seat)} to merge the two states"
@@ -1189,7 +1410,7 @@ def describe(s: S, a: Action) -> str:
     return f"chance: {a}"
 
 
-_HANDLERS: dict[type[Action], Callable[[S, Action], None]] = {
+_HANDLERS: Final[dict[type[Action], Callable[[S, Action], None]]] = {
     Move: _on_move,
     Grow: _on_grow,
     Done: _on_done,

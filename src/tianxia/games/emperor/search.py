@@ -12,7 +12,7 @@ from tianxia.games.emperor import rules
 from tianxia.games.emperor.state import END, PHASES, REPLY, EmperorState
 
 if TYPE_CHECKING:
-    from tianxia.games.emperor.game import Tables
+    from tianxia.games.emperor.rules import Tables
 
 
 SEATS = 5  # the tensor always has room for five seats, whatever the player count

@@ -9,12 +9,13 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any
 
-from tianxia.core import CHANCE, TERMINAL, State, StateDataError
+from tianxia.core import State, StateDataError
 from tianxia.core.log import EMPTY as EMPTY_LOG
 from tianxia.core.log import Log
 
 if TYPE_CHECKING:
-    from tianxia.games.emperor.game import EmperorGame, Tables
+    from tianxia.games.emperor.game import EmperorGame
+    from tianxia.games.emperor.rules import Tables
 
 
 class Phase(enum.StrEnum):
@@ -118,11 +119,9 @@ class EmperorState(State):
         return self.game.tables
 
     def current_player(self) -> int:
-        if self.phase == END:
-            return TERMINAL
-        if self.phase in CHANCE_PHASES:
-            return CHANCE
-        return self.decider
+        # the rules' compiled answer, which `rules.apply` also leaves in every successor
+        result: int = self.game.rules.current_player(self)
+        return result
 
     def validate(self) -> None:
         t = self.game.tables
