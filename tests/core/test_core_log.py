@@ -83,14 +83,19 @@ def test_a_state_asks_its_game_who_moves_once() -> None:
     cls._current_player = counted  # type: ignore[method-assign]
     try:
         t = s.apply(sample_chance(s, random.Random(0))) if s.is_chance_node() else s
+        # A state built from a draft outside the rules (here `replace`) starts without
+        # the answer and asks for it once.
+        t = t.replace()
         calls = 0
         for _ in range(3):
             t.current_player()
             t.is_terminal()
             t.legal_actions()
         assert calls == 1
+        # A successor made by the rules carries the answer they gave it: no call, and
+        # the same answer the state's own method gives.
         u = t.apply(t.legal_actions()[0])
-        u.current_player()
-        assert calls == 2  # the successor asks again: caches start empty in every draft
+        assert u.current_player() == own(u)
+        assert calls == 1
     finally:
         cls._current_player = own  # type: ignore[method-assign]

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tianxia.core.actions import Action
+from tianxia.core.constants import CHANCE, TERMINAL
 from tianxia.core.events import Event, seat_name
 from tianxia.games.china.actions import (
     OWN,
@@ -21,6 +22,7 @@ from tianxia.games.china.actions import (
 )
 from tianxia.games.china.data import COLOURS
 from tianxia.games.china.state import (
+    CHANCE_PHASES,
     DEAL,
     DRAW,
     OVER,
@@ -199,9 +201,21 @@ def _after_deck_draw(t: ChinaState) -> None:
         _log(t, "the deck ran out a second time: this is the last round")
 
 
+def current_player(s: ChinaState) -> int:
+    """The seat deciding now, `CHANCE` or `TERMINAL` (the state's `current_player`)."""
+    phase = s.phase
+    if phase in CHANCE_PHASES:
+        return CHANCE
+    if phase == OVER:
+        return TERMINAL
+    return s.seat
+
+
 def apply(s: ChinaState, a: Action) -> ChinaState:
     t = s.draft()
     _HANDLERS[type(a)](t, s, a)
+    # Asked of every state at once: answered here, compiled, instead of by the state.
+    t._player = current_player(t)
     return t.freeze()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tianxia.core import CHANCE, TERMINAL, State, StateDataError
+from tianxia.core import State, StateDataError
 from tianxia.core.log import Log
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ class Phase(enum.StrEnum):
 
 
 DEAL, TURN, PLACE, REFILL, DRAW, REVEAL, OVER = Phase
-_CHANCE_PHASES = frozenset((DEAL, DRAW, REVEAL))
+CHANCE_PHASES = frozenset((DEAL, DRAW, REVEAL))
 
 Counts = tuple[int, ...]
 
@@ -86,11 +86,9 @@ class ChinaState(State):
     DERIVED: ClassVar[tuple[str, ...]] = ("pcount",)
 
     def current_player(self) -> int:
-        if self.phase in _CHANCE_PHASES:
-            return CHANCE
-        if self.phase == OVER:
-            return TERMINAL
-        return self.seat
+        # the rules' compiled answer, which `rules.apply` also leaves in every successor
+        result: int = self.game.rules.current_player(self)
+        return result
 
     def derive(self) -> dict[str, Any]:
         """`pcount`: houses per province and seat, counted from the fields."""

@@ -314,6 +314,8 @@ def apply(state: GreatWallState, a: Action) -> GreatWallState:
     s = state.draft()
     _HANDLERS[type(a)](s, a)
     settle(s)
+    # The state's `current_player`, kept in the successor: asked of every state at once.
+    s._player = s.to_move
     return s.freeze()
 
 

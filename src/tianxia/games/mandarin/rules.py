@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tianxia.core.actions import Action
+from tianxia.core.constants import CHANCE, TERMINAL
 from tianxia.core.errors import IllegalActionError
 from tianxia.core.events import Event, seat_name
 from tianxia.games.mandarin.actions import (
@@ -210,6 +211,16 @@ def chance_outcomes(s: MandarinState) -> list[tuple[Action, float]]:
 # --- transitions ---------------------------------------------------------------
 
 
+def current_player(s: MandarinState) -> int:
+    """The seat deciding now, `CHANCE` or `TERMINAL` (the state's `current_player`)."""
+    phase = s.phase
+    if phase == OVER:
+        return TERMINAL
+    if phase in CHANCE_PHASES:
+        return CHANCE
+    return s.actor
+
+
 def apply(s: MandarinState, a: Action) -> MandarinState:
     n = s.draft()
     # The entry is formatted only when the log is read (`Log`): a playout reads none.
@@ -218,6 +229,8 @@ def apply(s: MandarinState, a: Action) -> MandarinState:
     else:
         n.log = s.log.note(LOG_LENGTH, "{}: {}", (seat_name(s.actor), a))
     _HANDLERS[type(a)](n, s, a)
+    # Asked of every state at once: answered here, compiled, instead of by the state.
+    n._player = current_player(n)
     return n.freeze()
 
 

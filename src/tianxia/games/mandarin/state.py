@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any
 
-from tianxia.core import CHANCE, TERMINAL, State, StateDataError
+from tianxia.core import State, StateDataError
 from tianxia.core.log import EMPTY as EMPTY_LOG
 from tianxia.core.log import Log
 from tianxia.games.mandarin.data import ANIMAL_COUNT, COLOUR_COUNT, TABLES, TILE_COUNT
@@ -98,12 +98,9 @@ class MandarinState(State):
     log: Log
 
     def current_player(self) -> int:
-        phase = self.phase
-        if phase == OVER:
-            return TERMINAL
-        if phase in CHANCE_PHASES:
-            return CHANCE
-        return self.actor
+        # the rules' compiled answer, which `rules.apply` also leaves in every successor
+        result: int = self.game.rules.current_player(self)
+        return result
 
     def validate(self) -> None:
         """Refuse values no game can reach, naming the field."""

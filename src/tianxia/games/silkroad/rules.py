@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from tianxia.core.actions import Action
+from tianxia.core.constants import CHANCE, TERMINAL
 from tianxia.core.events import Event, seat_name
 from tianxia.games.silkroad import state
 from tianxia.games.silkroad.actions import (
@@ -1011,6 +1012,29 @@ def pay_bazaar(w: SilkroadState) -> list[int]:
     return paid
 
 
+def current_player(s: SilkroadState) -> int:
+    """The seat deciding now, `CHANCE` or `TERMINAL` (the state's `current_player`)."""
+    # the phases most states are in first
+    ph = s.phase
+    t = s.game.tables
+    if ph == TURN:
+        return s.turn % t.players
+    if ph in CHANCE_PHASES:
+        return CHANCE
+    if ph == END:
+        return TERMINAL
+    if ph == CARRY:
+        return t.owner[s.subject]
+    if ph == PLACE:
+        return t.owner[len(s.pos)]
+    if ph == PICK:
+        part = s.game.data.cards[s.card].alts[s.numeral_index].parts[s.part]
+        # SR-5.5: the card's player settles ties; SR-5.6: the carrier names a foreign merchant.
+        if part.kind == "foreign":
+            return t.owner[s.subject]
+    return s.turn % t.players
+
+
 def apply(s: SilkroadState, a: Action) -> SilkroadState:
     w = s.draft()
     # The common actions first, called directly; the rest through the table.
@@ -1022,6 +1046,8 @@ def apply(s: SilkroadState, a: Action) -> SilkroadState:
         _on_carry(w, a)
     else:
         _HANDLERS[type(a)](w, a)
+    # Asked of every state at once: answered here, compiled, instead of by the state.
+    w._player = current_player(w)
     return w.freeze()
 
 

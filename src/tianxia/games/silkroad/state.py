@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING
 
-from tianxia.core import CHANCE, TERMINAL, State, StateDataError
+from tianxia.core import State, StateDataError
 from tianxia.core.log import Log
 from tianxia.games.silkroad.data import numeral_index
 
@@ -79,25 +79,9 @@ class SilkroadState(State):
         return self.turn // self.game.players + 1
 
     def current_player(self) -> int:
-        # Asked once per state: the phases most states are in first, and no property calls.
-        ph = self.phase
-        if ph == TURN:
-            return self.turn % self.game.players
-        if ph in CHANCE_PHASES:
-            return CHANCE
-        if ph == END:
-            return TERMINAL
-        g = self.game
-        if ph == CARRY:
-            return g.owner[self.subject]
-        if ph == PLACE:
-            return g.owner[len(self.pos)]
-        if ph == PICK:
-            part = g.data.cards[self.card].alts[self.numeral_index].parts[self.part]
-            # SR-5.5: the card's player settles ties; SR-5.6: the carrier names a foreign merchant.
-            if part.kind == "foreign":
-                return g.owner[self.subject]
-        return self.turn % g.players
+        # the rules' compiled answer, which `rules.apply` also leaves in every successor
+        result: int = self.game.rules.current_player(self)
+        return result
 
     def validate(self) -> None:
         g = self.game
