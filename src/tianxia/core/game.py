@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, Self, TypeVar, cast
+from typing import Any, ClassVar, Final, Literal, Self, TypeVar, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -28,6 +28,9 @@ from tianxia.core.value import FrozenStateError, StateDataError, StateMeta, json
 
 JSON = dict[str, Any]
 _T = TypeVar("_T")
+# How a frozen state fills its own caches. Kept in a C variable by the compiled build:
+# written `object.__setattr__(...)` it looks up `object` and its method on every call.
+_fill: Final = object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -486,7 +489,7 @@ class State(metaclass=StateMeta):
         p = self._player
         if p is None:
             p = self._current_player()
-            object.__setattr__(self, "_player", p)
+            _fill(self, "_player", p)
         return p
 
     @abstractmethod
@@ -503,12 +506,13 @@ class State(metaclass=StateMeta):
         chances = self._chances
         if chances is None:
             rules = self.game.rules
-            if rules is None or not self.is_chance_node():
+            p = self._player
+            if rules is None or (self.current_player() if p is None else p) != CHANCE:
                 raise IllegalActionError("ENGINE-3", "this is not a chance node")
             # Kept for the state (the draw and the legality check of the outcome drawn
             # each ask for them), handed out as a fresh list each time.
             chances = tuple(rules.chance_outcomes(self))
-            object.__setattr__(self, "_chances", chances)
+            _fill(self, "_chances", chances)
         return list(chances)
 
     def _apply(self, action: Action) -> State:
@@ -633,7 +637,7 @@ class State(metaclass=StateMeta):
                 legal = tuple([a for a, _ in outcomes])
             else:
                 legal = tuple(self._legal_actions())
-            object.__setattr__(self, "_legal", legal)
+            _fill(self, "_legal", legal)
         return legal
 
     def forget_legal(self) -> None:
@@ -642,7 +646,7 @@ class State(metaclass=StateMeta):
         A long game's history keeps every state; their action lists are most of what a
         live game holds and what the garbage collector has to walk.
         """
-        object.__setattr__(self, "_legal", None)
+        _fill(self, "_legal", None)
 
     def is_terminal(self) -> bool:
         p = self._player
@@ -672,7 +676,9 @@ class State(metaclass=StateMeta):
             for known, _ in chances:
                 if known is action:
                     return known
-        legal = self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
         # An action taken from `legal_actions()` (what bots and playouts pass) is found
         # by identity, without calling its dataclass __eq__ on the actions before it.
         for known in legal:
@@ -746,7 +752,7 @@ class State(metaclass=StateMeta):
                 h = hash((type(self).__name__, self.game._key, self._values()))
             else:
                 h = hash(json.dumps(self.to_json(), sort_keys=True))
-            object.__setattr__(self, "_hash", h)
+            _fill(self, "_hash", h)
         return h
 
     # --- what the table sees --------------------------------------------------
