@@ -258,3 +258,61 @@ def test_colonists_may_move_on_in_the_movement_phase() -> None:
     assert "move 3 honan>hopeh" in legal(s) and "move 4 honan>hopeh" not in legal(s)
     s = s.apply("move 3 honan>hopeh")
     assert where(s, "hopeh") == (0, 7) and where(s, "honan") == (None, 0)
+
+
+def _groups_reference(s: tianxia.State) -> list[int]:
+    """EM-4.1 by brute force: the empty provinces that lie in some group of `start_count`
+    adjacent provinces made of the group begun and empty provinces; if there is none, the
+    empty provinces the group begun may still be extended into."""
+    t = s.t  # type: ignore[attr-defined]
+    k, chosen = t.start_count, tuple(s.chosen)  # type: ignore[attr-defined]
+    usable = {p for p in range(t.P) if s.owner[p] == -1} | set(chosen)  # type: ignore[attr-defined]
+    # every connected set of k usable provinces that holds the group begun (small map)
+    found: set[frozenset[int]] = set()
+    frontier = [frozenset(chosen)] if chosen else [frozenset((p,)) for p in usable]
+    while frontier:
+        grown: set[frozenset[int]] = set()
+        for g in frontier:
+            if len(g) == k:
+                found.add(g)
+                continue
+            for p in g:
+                for q in t.nbrs[p]:
+                    if q in usable and q not in g:
+                        grown.add(g | {q})
+        frontier = list(grown)
+    full = sorted({p for g in found for p in g if p not in chosen})
+    if chosen:
+        near = sorted({q for p in chosen for q in t.nbrs[p] if q in usable and q not in chosen})
+        return [p for p in near if p in full] or near
+    return full or sorted(usable)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_start_options_match_the_rule_by_brute_force(players: int) -> None:
+    """The first placement's offer (one labelling of empty regions, no search per
+    province) agrees with an enumeration of every group on seeded crowded boards."""
+    import random
+
+    from tianxia.games.emperor import rules
+
+    g = tianxia.load_game("emperor", players=players)
+    rng = random.Random(players)
+    s0 = g.new_initial_state()
+    checked = 0
+    for _ in range(60):
+        # a random crowding of the map by other realms, then this seat's first turn
+        owner = [-1] * s0.t.P  # type: ignore[attr-defined]
+        for p in rng.sample(range(len(owner)), rng.randrange(len(owner) - 2)):
+            owner[p] = 1
+        units = [3 if o >= 0 else 0 for o in owner]
+        s = s0.replace(owner=tuple(owner), units=tuple(units))
+        while s.phase == "start" and s.current_player() == 0:  # type: ignore[attr-defined]
+            offer = rules.start_options(s)
+            assert offer == _groups_reference(s)
+            assert rules.start_open(s) == bool(offer)
+            checked += 1
+            if not offer:
+                break
+            s = s.apply(s.t.start[rng.choice(offer)])  # type: ignore[attr-defined]
+    assert checked >= 60
