@@ -95,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=Path, default=HERE / "runs")
     parser.add_argument("--out", type=Path, default=HERE)
     args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
     store = args.out / "lines.json"
     _, run = open_report(
         store,

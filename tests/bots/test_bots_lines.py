@@ -72,3 +72,13 @@ def test_two_runs_saving_in_turn_keep_each_others_rows(tmp_path: Path) -> None:
     assert [r["id"] for r in runs] == ["a", "b"]
     assert [len(r["rows"]) for r in runs] == [2, 1]
     assert store.with_suffix(".md").read_text(encoding="utf-8").count("| china |") == 3
+
+
+def test_a_run_into_a_new_folder_creates_it(tmp_path: Path) -> None:
+    lines = _lines()
+    out = tmp_path / "new" / "report"
+    argv = ["greatwall", "--players", "2", "--lines", "greedy-random", "--games", "1"]
+    argv += ["--workers", "1", "--runs", str(tmp_path / "runs"), "--out", str(out)]
+    assert lines.main(argv) == 0
+    rows = json.loads((out / "lines.json").read_text(encoding="utf-8"))["runs"][0]["rows"]
+    assert [(r["game"], r["line"], r["games"]) for r in rows] == [("greatwall", "greedy-random", 1)]

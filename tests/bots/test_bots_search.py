@@ -192,3 +192,9 @@ def test_rollout_depth_end_means_the_end_of_the_game() -> None:
     assert ISMCTSBot(game, 0, rollout_depth="end").rollout_depth == game.info.max_game_length
     with pytest.raises(ValueError, match="rollout_depth"):
         ISMCTSBot(game, 0, rollout_depth="deep")
+
+
+def test_china_rolls_out_to_the_end_unless_told_otherwise() -> None:
+    china = tianxia.load_game("china", players=3)
+    assert ISMCTSBot(china, 0).rollout_depth == china.info.max_game_length
+    assert ISMCTSBot(china, 0, rollout_depth=4).rollout_depth == 4  # the caller's word wins
