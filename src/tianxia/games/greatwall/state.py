@@ -65,9 +65,6 @@ class GreatWallState(State):
 
     DERIVED: ClassVar[tuple[str, ...]] = ("to_move",)
 
-    def current_player(self) -> int:
-        return self.to_move
-
     def derive(self) -> dict[str, Any]:
         # Everything that needs no decision is carried out when a state is made, so a
         # state made from fields (a position, a save) stands where play would stand.

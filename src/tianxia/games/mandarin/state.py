@@ -97,11 +97,6 @@ class MandarinState(State):
     dry: int
     log: Log
 
-    def current_player(self) -> int:
-        # the rules' compiled answer, which `rules.apply` also leaves in every successor
-        result: int = self.game.rules.current_player(self)
-        return result
-
     def validate(self) -> None:
         """Refuse values no game can reach, naming the field."""
         n = self.game.players

@@ -78,11 +78,6 @@ class SilkroadState(State):
     def round(self) -> int:
         return self.turn // self.game.players + 1
 
-    def current_player(self) -> int:
-        # the rules' compiled answer, which `rules.apply` also leaves in every successor
-        result: int = self.game.rules.current_player(self)
-        return result
-
     def validate(self) -> None:
         g = self.game
         n, kinds = g.players, len(g.data.cards)
