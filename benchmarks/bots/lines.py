@@ -13,13 +13,16 @@ bot against the other entrant in every other seat:
 - `vs-os-hook`: the same against OpenSpiel's ISMCTSBot with our hook after 4 random steps;
 - `vs-os-time`: ismcts given, as a time limit, OpenSpiel's (hook) measured seconds per
   search in `vs-os-hook`, against it at --simulations (equal time per move);
+- `vs-os-random-time`: the same against OpenSpiel with random rollouts, its seconds per
+  search measured in `vs-os-random`;
 - `greedy-random`, `ismcts-greedy`: the targets of issue 8, ismcts at --simulations.
 
 Targets: 60% of games (two seats) or 1.5 times the fair share (more) against OpenSpiel;
 80% / 2x for greedy against random, 65% / 1.6x for ismcts against greedy. Every win rate
 has its 95% Wilson interval (ties count half a win, or a share of one). Each line is a
 tournament with a journal under --runs, so an interrupted run resumes where it stopped.
-Results are appended to `lines.json` and `lines.md` next to this script.
+Results are appended to `lines.json` and `lines.md` next to this script; `lines.md`
+opens with the standing, each line at its largest run (the latest of equal size).
 """
 
 from __future__ import annotations
@@ -39,13 +42,23 @@ from tianxia.play import Tournament
 from tianxia.play.benchmark import open_report, save_report, typical_players
 
 HERE = Path(__file__).parent
-LINES = ("greedy-random", "ismcts-greedy", "vs-os-random", "vs-os-hook", "vs-os-time")
+LINES = (
+    "greedy-random",
+    "ismcts-greedy",
+    "vs-os-random",
+    "vs-os-hook",
+    "vs-os-time",
+    "vs-os-random-time",
+)
+# An equal-time line and the equal-simulation line that times OpenSpiel's search for it.
+TIMED_BY = {"vs-os-time": "vs-os-hook", "vs-os-random-time": "vs-os-random"}
 TARGETS = {
     "greedy-random": (0.80, 2.0),
     "ismcts-greedy": (0.65, 1.6),
     "vs-os-random": (0.60, 1.5),
     "vs-os-hook": (0.60, 1.5),
     "vs-os-time": (0.60, 1.5),
+    "vs-os-random-time": (0.60, 1.5),
 }
 
 
@@ -72,8 +85,9 @@ def entrants(line: str, sims: int, per_search: float | None, extra: str = "") ->
         return ours, f"{theirs}:rollouts=random"
     if line == "vs-os-hook":
         return ours, f"{theirs}:rollouts=hook"
-    assert per_search is not None
-    return f"ismcts:time_limit={per_search:.4f}{more}", f"{theirs}:rollouts=hook"
+    assert per_search is not None and line in TIMED_BY
+    rollouts = "random" if line == "vs-os-random-time" else "hook"
+    return f"ismcts:time_limit={per_search:.4f}{more}", f"{theirs}:rollouts={rollouts}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=Path, default=HERE / "runs")
     parser.add_argument("--out", type=Path, default=HERE)
     args = parser.parse_args(argv)
+    for line in args.lines:
+        if line in TIMED_BY and TIMED_BY[line] not in args.lines:
+            parser.error(f"{line} needs {TIMED_BY[line]} in --lines: it times OpenSpiel's search")
+    args.lines = sorted(set(args.lines), key=LINES.index)
     args.out.mkdir(parents=True, exist_ok=True)
     store = args.out / "lines.json"
     _, run = open_report(
@@ -112,10 +130,13 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.names or tianxia.list_games():
             for n in args.players or typical_players(name):
                 game = tianxia.load_game(name, players=n)
-                per_search: float | None = None
+                # OpenSpiel's seconds per search, by the equal-simulation line that timed it
+                timed: dict[str, float] = {}
                 for line in args.lines:
-                    if line == "vs-os-time" and per_search is None:
-                        continue  # needs vs-os-hook first, for OpenSpiel's time per search
+                    per_search = timed.get(TIMED_BY.get(line, ""))
+                    if line in TIMED_BY and per_search is None:
+                        print(f"{name} {n}p {line}: not run, OpenSpiel's search untimed")
+                        continue
                     bot, opponent = entrants(line, args.simulations, per_search, args.ours)
                     started = time.perf_counter()
                     plan = Tournament(game, [bot, opponent], args.games, seed=args.seed)
@@ -128,9 +149,9 @@ def main(argv: list[str] | None = None) -> int:
                     )
                     result.save(folder)
                     mine, other = result.standings
-                    if line == "vs-os-hook" and other.simulations:
+                    if line in TIMED_BY.values() and other.simulations:
                         searches = other.simulations / args.simulations
-                        per_search = other.search_seconds / searches
+                        timed[line] = other.search_seconds / searches
                     goal2, goal_more = TARGETS[line]
                     low, high = wilson(mine.wins, mine.seat_games)
                     row = {
@@ -182,9 +203,45 @@ def _row_text(r: dict[str, Any]) -> str:
     )
 
 
+def standing(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Each line (game, player count, line) at its largest run, the latest of equal size,
+    with that run's date: what the lines say now, when runs were repeated or extended."""
+    best: dict[tuple[str, int, str], tuple[int, int, str, dict[str, Any]]] = {}
+    for order, run in enumerate(report["runs"]):
+        for r in run["rows"]:
+            key = (r["game"], r["players"], r["line"])
+            if key not in best or (r["games"], order) >= best[key][:2]:
+                best[key] = (r["games"], order, run["date"], r)
+    games = tianxia.list_games()
+
+    def place(key: tuple[str, int, str]) -> tuple[int, int, int]:
+        name, n, line = key
+        known = games.index(name) if name in games else len(games)
+        return known, n, LINES.index(line) if line in LINES else len(LINES)
+
+    return [(best[k][2], best[k][3]) for k in sorted(best, key=place)]
+
+
+def _table_row(r: dict[str, Any]) -> str:
+    p = r["players"]
+    return (
+        f"| {r['game']} | {p} | {r['line']} | `{r['bot']}` | `{r['opponent']}` "
+        f"| {r['games']} | {100 * r['win_rate']:.0f} [{100 * r['low']:.0f}, "
+        f"{100 * r['high']:.0f}] | {r['share_ratio']:.2f} [{p * r['low']:.2f}, "
+        f"{p * r['high']:.2f}] | {r['target']} | {'yes' if r['met'] else 'no'} "
+    )
+
+
 def markdown(report: dict[str, Any]) -> str:
-    """Every run as a Markdown table."""
-    out = []
+    """The standing of every line, then every run, as Markdown tables."""
+    out = [
+        "## Standing: every line at its largest run\n",
+        "| game | p | line | bot | vs | games | win % [95% CI] | × fair [95% CI] | target "
+        "| met | run of |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    out += [f"{_table_row(r)}| {date} |" for date, r in standing(report)]
+    out.append("")
     for run in report["runs"]:
         out.append(f"## Run of {run['date']}\n")
         out.append(f"Machine: `{run['machine']}`, {run['cores']} cores, Python {run['python']}.")
@@ -195,13 +252,8 @@ def markdown(report: dict[str, Any]) -> str:
         )
         out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in run["rows"]:
-            p = r["players"]
             out.append(
-                f"| {r['game']} | {p} | {r['line']} | `{r['bot']}` | `{r['opponent']}` "
-                f"| {r['games']} | {100 * r['win_rate']:.0f} [{100 * r['low']:.0f}, "
-                f"{100 * r['high']:.0f}] | {r['share_ratio']:.2f} [{p * r['low']:.2f}, "
-                f"{p * r['high']:.2f}] | {r['target']} | {'yes' if r['met'] else 'no'} "
-                f"| {r['bot_ms_per_move']:.0f} | {r['bot_sims_per_second']:.0f} "
+                f"{_table_row(r)}| {r['bot_ms_per_move']:.0f} | {r['bot_sims_per_second']:.0f} "
                 f"| {r['opponent_ms_per_move']:.0f} | {r['opponent_sims_per_second']:.0f} |"
             )
         out.append("")

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 import tianxia
 from tianxia.play.runner import BotSpec
 
@@ -71,7 +73,48 @@ def test_two_runs_saving_in_turn_keep_each_others_rows(tmp_path: Path) -> None:
     runs = json.loads(store.read_text(encoding="utf-8"))["runs"]
     assert [r["id"] for r in runs] == ["a", "b"]
     assert [len(r["rows"]) for r in runs] == [2, 1]
-    assert store.with_suffix(".md").read_text(encoding="utf-8").count("| china |") == 3
+    # three rows in the runs, and the two lines once more in the standing above them
+    assert store.with_suffix(".md").read_text(encoding="utf-8").count("| china |") == 5
+
+
+def test_the_standing_shows_each_line_at_its_largest_run_the_latest_of_equal_size() -> None:
+    lines = _lines()
+
+    def row(line: str, games: int, wins: float) -> dict[str, object]:
+        low, high = lines.wilson(wins, games)
+        return {
+            "game": "greatwall",
+            "players": 2,
+            "line": line,
+            "bot": "ismcts",
+            "opponent": "greedy",
+            "games": games,
+            "win_rate": wins / games,
+            "low": low,
+            "high": high,
+            "share_ratio": 2 * wins / games,
+            "target": ">= 65%",
+            "met": wins / games >= 0.65,
+        }
+
+    report = {
+        "runs": [
+            {
+                "date": "first",
+                "rows": [row("ismcts-greedy", 100, 57), row("greedy-random", 40, 39)],
+            },
+            {"date": "second", "rows": [row("ismcts-greedy", 20, 18)]},
+            {"date": "third", "rows": [row("greedy-random", 40, 38), row("vs-os-hook", 6, 3)]},
+        ]
+    }
+    standing = [(date, r["line"], r["games"]) for date, r in lines.standing(report)]
+    assert standing == [
+        ("third", "greedy-random", 40),
+        ("first", "ismcts-greedy", 100),
+        ("third", "vs-os-hook", 6),
+    ]
+    text = lines.markdown({**report, "runs": []})
+    assert "Standing" in text and "| greatwall |" not in text
 
 
 def test_a_run_into_a_new_folder_creates_it(tmp_path: Path) -> None:
@@ -82,3 +125,25 @@ def test_a_run_into_a_new_folder_creates_it(tmp_path: Path) -> None:
     assert lines.main(argv) == 0
     rows = json.loads((out / "lines.json").read_text(encoding="utf-8"))["runs"][0]["rows"]
     assert [(r["game"], r["line"], r["games"]) for r in rows] == [("greatwall", "greedy-random", 1)]
+
+
+def test_equal_time_against_random_rollouts_times_openspiel_by_its_own_line() -> None:
+    lines = _lines()
+    ours, theirs = lines.entrants("vs-os-random-time", 100, 0.5)
+    assert (ours, theirs) == (
+        "ismcts:time_limit=0.5000",
+        "openspiel-ismcts:simulations=100:rollouts=random",
+    )
+    assert lines.entrants("vs-os-time", 100, 0.5)[1].endswith(":rollouts=hook")
+
+
+def test_an_equal_time_line_without_the_line_that_times_it_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = _lines()
+    argv = ["greatwall", "--players", "2", "--lines", "vs-os-random-time", "--games", "1"]
+    argv += ["--runs", str(tmp_path / "runs"), "--out", str(tmp_path / "out")]
+    with pytest.raises(SystemExit):
+        lines.main(argv)
+    assert "vs-os-random-time needs vs-os-random" in capsys.readouterr().err
+    assert not (tmp_path / "out" / "lines.json").exists()
