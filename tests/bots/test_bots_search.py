@@ -186,6 +186,13 @@ def test_a_game_may_declare_its_own_search_defaults() -> None:
     assert ISMCTSBot(tianxia.load_game("greatwall"), 0).prior_visits == 4
 
 
+def test_the_great_wall_searches_with_open_loop_chance_unless_told_otherwise() -> None:
+    greatwall = tianxia.load_game("greatwall", players=2)
+    assert not ISMCTSBot(greatwall, 0).closed_chance
+    assert ISMCTSBot(greatwall, 0, chance="closed").closed_chance  # the caller's word wins
+    assert ISMCTSBot(tianxia.load_game("emperor", players=2), 0).closed_chance
+
+
 def test_rollout_depth_end_means_the_end_of_the_game() -> None:
     game = tianxia.load_game("greatwall", players=2)
     assert ISMCTSBot(game, 0).rollout_depth == 4
