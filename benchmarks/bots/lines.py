@@ -85,9 +85,10 @@ def entrants(line: str, sims: int, per_search: float | None, extra: str = "") ->
         return ours, f"{theirs}:rollouts=random"
     if line == "vs-os-hook":
         return ours, f"{theirs}:rollouts=hook"
+    # An equal-time line meets the opponent of the line that timed that opponent's search.
     assert per_search is not None and line in TIMED_BY
-    rollouts = "random" if line == "vs-os-random-time" else "hook"
-    return f"ismcts:time_limit={per_search:.4f}{more}", f"{theirs}:rollouts={rollouts}"
+    _, opponent = entrants(TIMED_BY[line], sims, None)
+    return f"ismcts:time_limit={per_search:.4f}{more}", opponent
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -923,9 +923,7 @@ def apply(state: S, a: Action) -> S:
         _check_elimination(s)
     # What was memoised while the draft was still changing may be out of date.
     s._cache = None
-    # Who moves, kept in the successor (asked of every state two to four times a step):
-    # written here on the draft, a compiled call and a slot write, it costs 2-3% of a
-    # step less than the core asking the rules after `apply` returns.
+    # Who moves, kept in the successor: written here, not by the core (docs/engine.md).
     s._player = current_player(s)
     return s.freeze()
 

@@ -229,9 +229,7 @@ def apply(s: MandarinState, a: Action) -> MandarinState:
     else:
         n.log = s.log.note(LOG_LENGTH, "{}: {}", (seat_name(s.actor), a))
     _HANDLERS[type(a)](n, s, a)
-    # Who moves, kept in the successor (asked of every state two to four times a step):
-    # written here on the draft, a compiled call and a slot write, it costs 2-3% of a
-    # step less than the core asking the rules after `apply` returns.
+    # Who moves, kept in the successor: written here, not by the core (docs/engine.md).
     n._player = current_player(n)
     return n.freeze()
 
