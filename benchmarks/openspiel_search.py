@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/openspiel_search.py                 # every game, 200 sims
     .venv/bin/python benchmarks/openspiel_search.py greatwall --profile --simulations 100
 
-Each game (smallest player count) is played at random from a few seeds; at a handful of
+Each game (smallest player count, or --players) is played at random from a few seeds; at a handful of
 real decisions along the way (processor time, so that other work on a shared machine
 counts less) `openspiel-ismcts` and `openspiel-mcts` (hook rollouts, and
 random rollouts for `openspiel-ismcts`) each choose a move. With --profile, the share of
@@ -36,9 +36,9 @@ PARTS = {
 }
 
 
-def decisions(name: str, count: int, seed: int) -> list[State]:
+def decisions(name: str, count: int, seed: int, players: int | None = None) -> list[State]:
     """`count` states with a real choice, spread over the first half of seeded random games."""
-    game = tianxia.load_game(name)
+    game = tianxia.load_game(name, players=players)
     found: list[State] = []
     k = 0
     while len(found) < 4 * count and k < 20:
@@ -95,11 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--simulations", type=int, default=200)
     parser.add_argument("--moves", type=int, default=4, help="decisions measured per game")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=int, default=None, help="seats (default: smallest)")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--bots", nargs="*", default=list(BOTS), help="bot specs measured")
     args = parser.parse_args(argv)
     for name in args.names or tianxia.list_games():
-        states = decisions(name, args.moves, args.seed)
+        states = decisions(name, args.moves, args.seed, args.players)
         for spec in args.bots:
             ms = ms_per_move(spec, states, args.simulations)
             line = f"{name} {spec} {args.simulations} sims: {ms:.0f} ms/move"

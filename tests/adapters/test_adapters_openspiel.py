@@ -411,3 +411,18 @@ def test_resample_from_infostate_takes_openspiel_samplers() -> None:
         s.resample_from_infostate(1, 0.5)
     with pytest.raises(ValueError, match="seat"):
         s.resample(3, random.Random(0))
+
+
+def test_a_resampled_world_starts_the_other_seats_recall_from_their_view_there() -> None:
+    game = openspiel.load("highcard", players=2)
+    s = game.new_initial_state()
+    for x in (0, 1):  # deal seat 0 a 1, seat 1 a 2
+        s.apply_action(x)
+    rng = random.Random(5)
+    keys: dict[str, set[str]] = {}
+    for _ in range(30):
+        world = s.resample(0, rng)
+        keys.setdefault(world.observation_string(1), set()).add(world.information_state_string(1))
+    assert len(keys) > 1  # seat 1 holds other cards in other worlds...
+    assert all(len(k) == 1 for k in keys.values())  # ...one recall for each card it sees
+    assert len(set().union(*keys.values())) == len(keys)

@@ -43,6 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import orjson
 import pyspiel
 
 import tianxia
@@ -424,7 +425,10 @@ class _Trail:
         return text
 
     def digest(self, seat: int | None) -> bytes:
-        """The chained hash of all `seat` (None: a spectator) has observed and done."""
+        """The chained hash of all `seat` (None: a spectator) has observed and done.
+
+        A first step (a new game, or a resampled world's other seats) starts from its view.
+        """
         pending: list[_Trail] = []
         node: _Trail | None = self
         while node is not None and seat not in node.digests:
@@ -435,6 +439,8 @@ class _Trail:
             own = seat is not None and step.actor == seat and step.action is not None
             # Objects compare much faster than their canonical text is written, and most
             # steps change only some seats' views: the text is made for changed views only.
+            # orjson writes it about eight times faster than `json` (it was a third of
+            # OpenSpiel's search time); only its sameness matters, never its exact bytes.
             if not own and step.parent is not None and step.view(seat) == step.parent.view(seat):
                 step.digests[seat] = base
                 continue
@@ -442,7 +448,7 @@ class _Trail:
             if own:
                 h.update(b"\x00did %d" % step.action)  # type: ignore[str-format]
             h.update(b"\x00saw ")
-            h.update(step.observation(seat).encode())
+            h.update(orjson.dumps(step.view(seat), option=orjson.OPT_SORT_KEYS))
             step.digests[seat] = h.digest()
         return self.digests[seat]
 
@@ -582,11 +588,8 @@ class SpielState(pyspiel.State):
         # What everyone has seen is the same in every world the seat cannot tell apart.
         trail.digests[None] = self._trail.digest(None)
         trail.own[seat] = self._trail.own_actions(seat)
-        for other in range(players):
-            if other != seat:
-                h = hashlib.blake2b(b"resampled", digest_size=16)
-                h.update(world.observation_string(other).encode())
-                trail.digests[other] = h.digest()
+        # The other seats' recall starts from their view in this world, hashed only when a
+        # search asks for it (most worlds are walked a few steps, not by every seat).
         return SpielState(self._game, world, trail)
 
     def information_state_string(self, player: int | None = None) -> str:
