@@ -384,16 +384,6 @@ class PIMCBot(ISMCTSBot):
             self.NAME, "determinizations", self.options["determinizations"], kind=int, low=1
         )
 
-    def _seed_root(self, root: _Node, state: State, legal: tuple[Action, ...]) -> None:
-        """Give each root action `prior_visits` virtual visits at its one-ply value."""
-        seat, rng, n0, centre = self.seat, self.rng, self.prior_visits, self.centre
-        worlds = [state.resample_from_infostate(seat, rng) for _ in range(self.prior_worlds)]
-        for a in legal:
-            v = sum(values(settle(w.apply_unchecked(a), rng), centre)[seat] for w in worlds)
-            child = root.children[a] = _Node(seat)
-            child.visits = child.avail = n0
-            child.total = n0 * v / len(worlds)
-
     def _roots(self, state: State) -> list[tuple[_Node, State | None]]:
         return [
             (_Node(self.seat), state.resample_from_infostate(self.seat, self.rng))
