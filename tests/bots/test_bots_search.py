@@ -9,8 +9,8 @@ import pytest
 
 import tianxia
 import tianxia.bots
-from tianxia.bots.ismcts import ISMCTSBot
-from tianxia.core import Match, State
+from tianxia.bots.ismcts import ISMCTSBot, _Node
+from tianxia.core import CHANCE, Match, State
 
 
 def _highcard_with(cards: tuple[int, int]) -> State:
@@ -18,8 +18,8 @@ def _highcard_with(cards: tuple[int, int]) -> State:
     return game.new_initial_state().apply(f"deal {cards[0]}").apply(f"deal {cards[1]}")
 
 
-@pytest.mark.parametrize("chance", ["open", "closed"])
-def test_both_ways_of_searching_chance_find_the_swap(chance: str) -> None:
+@pytest.mark.parametrize("chance", ["open", "seen", "closed"])
+def test_every_way_of_searching_chance_finds_the_swap(chance: str) -> None:
     state = _highcard_with((1, 4))
     bot = tianxia.bots.make("ismcts", state.game, 0, seed=2, simulations=60, chance=chance)
     assert str(bot.act(state)) == "swap"
@@ -100,7 +100,7 @@ def test_ismcts_with_a_time_limit_alone_still_decides() -> None:
         ({"rollout_depth": True}, "rollout_depth must be a number"),
         ({"prior_visits": -1}, "prior_visits must be >= 0"),
         ({"prior_worlds": 0}, "prior_worlds must be >= 1"),
-        ({"chance": "ajar"}, "chance must be open or closed"),
+        ({"chance": "ajar"}, "chance must be open, seen or closed"),
         ({"centre": 2}, "centre must be 0 or 1"),
         ({"widen_power": 1.5}, "widen_power must be in"),
     ],
@@ -188,9 +188,32 @@ def test_a_game_may_declare_its_own_search_defaults() -> None:
 
 def test_the_great_wall_searches_with_open_loop_chance_unless_told_otherwise() -> None:
     greatwall = tianxia.load_game("greatwall", players=2)
-    assert not ISMCTSBot(greatwall, 0).closed_chance
-    assert ISMCTSBot(greatwall, 0, chance="closed").closed_chance  # the caller's word wins
-    assert ISMCTSBot(tianxia.load_game("emperor", players=2), 0).closed_chance
+    assert ISMCTSBot(greatwall, 0).chance == "open"
+    assert ISMCTSBot(greatwall, 0, chance="closed").chance == "closed"  # the caller's word wins
+    assert ISMCTSBot(tianxia.load_game("emperor", players=2), 0).chance == "closed"
+
+
+@pytest.mark.parametrize(
+    ("chance", "own_deal", "other_deal"),
+    [("open", False, False), ("seen", True, False), ("closed", True, True)],
+)
+def test_chance_branches_the_tree_as_the_mode_says(
+    chance: str, own_deal: bool, other_deal: bool
+) -> None:
+    # Seat 0 searches: the card it is dealt on a swap it sees, the one seat 1 is dealt on
+    # a swap it does not (`seen` branches on the first only).
+    state = _highcard_with((1, 4))
+    bot = ISMCTSBot(state.game, 0, seed=3, chance=chance, prior_visits=0)
+    root = _Node(0)
+    for _ in range(300):
+        bot._simulate(root, state.resample_from_infostate(0, bot.rng))
+    swap = next(n for a, n in root.children.items() if str(a) == "swap")
+    dealt = [n for n in swap.children.values() if n.player == CHANCE]
+    assert bool(dealt) == own_deal
+    # seat 1's swap, under each card seat 0 may have been dealt (or right after the swap)
+    replies = [n for d in dealt or [swap] for a, n in d.children.items() if str(a) == "swap"]
+    assert replies
+    assert any(n.children for n in replies) == other_deal
 
 
 def test_rollout_depth_end_means_the_end_of_the_game() -> None:

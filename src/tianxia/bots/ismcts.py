@@ -27,6 +27,8 @@ _TOP = 5
 _TERM_SAMPLES = 8
 _DEFAULT_SIMULATIONS = 1000
 _TO_THE_END = "end"
+_OPEN, _SEEN, _CLOSED = "open", "seen", "closed"
+_CHANCE_MODES = (_OPEN, _SEEN, _CLOSED)
 
 
 class _Node:
@@ -56,9 +58,12 @@ class ISMCTSBot(Bot):
             budget spread over many actions never plays worse than one ply of look-ahead
             (0: no prior).
         prior_worlds: determinisations that one-ply value is averaged over.
-        chance: `closed` (each outcome drawn in the tree gets its own subtree) or `open`
+        chance: `closed` (each outcome drawn in the tree gets its own subtree), `open`
             (outcomes do not branch the tree; decisions after a die share statistics,
-            which measured weaker on China and Mandarin).
+            which measured weaker on China and Mandarin) or `seen` (an outcome branches
+            the tree when the searching seat sees it, as `State.event` tells: a die or a
+            card turned face up does, another seat's draw does not, so the tree's nodes
+            are the seat's own information sets).
         widen_above: progressive widening at decisions with more legal actions than this
             (0: never). Such a decision visited n times considers only
             ceil(widen_k * n ** widen_power) of its actions: at the root the best by their
@@ -127,11 +132,11 @@ class ISMCTSBot(Bot):
         self.prior_worlds: int = _check_number(
             self.NAME, "prior_worlds", o["prior_worlds"], kind=int, low=1
         )
-        if o["chance"] not in ("open", "closed"):
+        if o["chance"] not in _CHANCE_MODES:
             raise ValueError(
-                f"{self.NAME}: option chance must be open or closed, not {o['chance']!r}"
+                f"{self.NAME}: option chance must be open, seen or closed, not {o['chance']!r}"
             )
-        self.closed_chance: bool = o["chance"] == "closed"
+        self.chance: str = o["chance"]
         self.widen_above: int = _check_number(
             self.NAME, "widen_above", o["widen_above"], kind=int, low=0
         )
@@ -228,7 +233,8 @@ class ISMCTSBot(Bot):
     def _simulate(self, root: _Node, state: State) -> None:
         rng = self.rng
         c = self.exploration
-        closed = self.closed_chance
+        chance = self.chance
+        seat = self.seat
         log = math.log
         sqrt = math.sqrt
         node = root
@@ -240,12 +246,15 @@ class ISMCTSBot(Bot):
                 break
             if p == CHANCE:
                 outcome = sample_chance(state, rng)
-                state = state.apply_unchecked(outcome)
-                if closed:
+                after = state.apply_unchecked(outcome)
+                if chance == _CLOSED or (
+                    chance == _SEEN and state.event(outcome, after).visible_to(seat)
+                ):
                     below = node.children.get(outcome)
                     if below is None:
                         below = node.children[outcome] = _Node(CHANCE)
                     node = below
+                state = after
                 continue
             legal = state.legal_actions()
             if self._abstract is not None:
