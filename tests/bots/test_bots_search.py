@@ -101,6 +101,7 @@ def test_ismcts_with_a_time_limit_alone_still_decides() -> None:
         ({"prior_visits": -1}, "prior_visits must be >= 0"),
         ({"prior_worlds": 0}, "prior_worlds must be >= 1"),
         ({"chance": "ajar"}, "chance must be open, seen or closed"),
+        ({"expand": "best"}, "expand must be random or greedy"),
         ({"centre": 2}, "centre must be 0 or 1"),
         ({"widen_power": 1.5}, "widen_power must be in"),
     ],
@@ -228,3 +229,25 @@ def test_china_rolls_out_to_the_end_unless_told_otherwise() -> None:
     china = tianxia.load_game("china", players=3)
     assert ISMCTSBot(china, 0).rollout_depth == china.info.max_game_length
     assert ISMCTSBot(china, 0, rollout_depth=4).rollout_depth == 4  # the caller's word wins
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_greedy_expansion_adds_the_best_one_ply_action_first(seed: int) -> None:
+    # Holding the lowest card, swapping is better one ply on than staying.
+    state = _highcard_with((1, 4))
+    greedy = ISMCTSBot(state.game, 0, seed=seed, expand="greedy", prior_visits=0)
+    root = _Node(0)
+    greedy._simulate(root, state.resample_from_infostate(0, greedy.rng))
+    assert [str(a) for a in root.children] == ["swap"]
+    assert root.rank is not None and set(map(str, root.rank)) == {"stay", "swap"}
+
+
+def test_random_expansion_adds_either_action_first() -> None:
+    state = _highcard_with((1, 4))
+    first: set[str] = set()
+    for seed in range(12):
+        bot = ISMCTSBot(state.game, 0, seed=seed, prior_visits=0)
+        root = _Node(0)
+        bot._simulate(root, state.resample_from_infostate(0, bot.rng))
+        first.update(str(a) for a in root.children)
+    assert first == {"stay", "swap"}

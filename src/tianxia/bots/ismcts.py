@@ -34,10 +34,12 @@ _CHANCE_MODES = (_OPEN, _SEEN, _CLOSED)
 class _Node:
     """Statistics of one action taken at an information set, for the seat that took it."""
 
-    __slots__ = ("avail", "children", "player", "total", "visits")
+    __slots__ = ("avail", "children", "player", "rank", "total", "visits")
 
     def __init__(self, player: int) -> None:
         self.children: dict[Action, _Node] = {}
+        # With `expand="greedy"`: the mover's one-ply value of each action seen here.
+        self.rank: dict[Action, float] | None = None
         self.visits = 0
         self.total = 0.0
         self.avail = 1
@@ -72,6 +74,9 @@ class ISMCTSBot(Bot):
         widen_k, widen_power: the widening schedule.
         centre: subtract the seats' mean from the hook's values in a zero-sum game (1)
             or not (0).
+        expand: which untried action a visit adds to the tree: `random`, or `greedy` (the
+            one the mover likes best one ply on, as `greedy` judges it), so that the
+            replies of the other seats the tree has weighed least are not random ones.
         final: the move played: the root action with the most `visits` (ties: the better
             mean), or the best `mean` value (ties: more visits).
         rollout_greedy: the chance that a rollout decision takes the action the mover's
@@ -100,6 +105,7 @@ class ISMCTSBot(Bot):
         "abstract": 1,
         "rollout_greedy": 0.0,
         "final": "visits",
+        "expand": "random",
     }
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
@@ -156,6 +162,11 @@ class ISMCTSBot(Bot):
                 f"{self.NAME}: option final must be visits or mean, not {o['final']!r}"
             )
         self.by_mean: bool = o["final"] == "mean"
+        if o["expand"] not in ("random", "greedy"):
+            raise ValueError(
+                f"{self.NAME}: option expand must be random or greedy, not {o['expand']!r}"
+            )
+        self.expand_greedy: bool = o["expand"] == "greedy"
         abstract = o["abstract"]
         if abstract not in (0, 1):
             raise ValueError(f"{self.NAME}: option abstract must be 0 or 1, not {abstract!r}")
@@ -268,7 +279,12 @@ class ISMCTSBot(Bot):
                     known = children.get(a)
                     if known is not None:
                         known.avail += 1
-                a = untried[0] if len(untried) == 1 else rng.choice(untried)
+                if len(untried) == 1:
+                    a = untried[0]
+                elif self.expand_greedy:
+                    a = self._best_untried(node, state, p, untried)
+                else:
+                    a = rng.choice(untried)
                 node = children[a] = _Node(p)
                 path.append(node)
                 result = self._rollout(state.apply_unchecked(a))
@@ -306,6 +322,23 @@ class ISMCTSBot(Bot):
             return tried
         # Room for one more: the walk below expands one untried action, drawn at random.
         return legal
+
+    def _best_untried(self, node: _Node, state: State, seat: int, untried: list[Action]) -> Action:
+        """The untried action `seat` likes best one ply on (each valued once, in the first
+        world it was legal in), so that a reply the tree has not weighed yet is at least
+        the one greedy would play."""
+        rank = node.rank
+        if rank is None:
+            rank = node.rank = {}
+        rng = self.rng
+        best, best_value = untried[0], -math.inf
+        for a in untried:
+            v = rank.get(a)
+            if v is None:
+                v = rank[a] = value_for(settle(state.apply_unchecked(a), rng), seat)
+            if v > best_value:
+                best, best_value = a, v
+        return best
 
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
