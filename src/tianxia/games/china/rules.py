@@ -234,7 +234,7 @@ def _on_card(t: ChinaState, s: ChinaState, a: Action) -> None:
         t.dealt = s.dealt + 1
         if t.dealt == HAND_SIZE * n + DISPLAY_SIZE:
             t.phase = TURN
-            _log(t, "cards dealt; seat 0 holds the Emperor and begins")
+            _log(t, "cards dealt; {} holds the Emperor and begins", seat_name(0))
         return
     if ph == DRAW:
         me = s.seat

@@ -637,6 +637,13 @@ def who_name(s: MandarinState) -> str:
 
 def pending(s: MandarinState) -> str:
     """The pending decision, in words."""
+    text = _pending(s)
+    if s.phase != START and may_cash(s):
+        text += f"; {seat_name(s.actor)} may cash in tiles first"
+    return text
+
+
+def _pending(s: MandarinState) -> str:
     phase = s.phase
     seat = s.actor
     if phase == SIGN:
