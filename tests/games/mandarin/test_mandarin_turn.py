@@ -110,6 +110,7 @@ def drawn(**fields: object) -> MandarinState:
 def test_cashing_in_while_a_drawn_tile_lies_on_the_board() -> None:
     s = drawn(owner=holdings({0: ["rat-red", "rat-blue"], 1: ["pig-red"]}))
     assert [str(a) for a in s.legal_actions()] == ["cash rat-red", "cash rat-blue", "keep", "draw"]
+    assert rules.pending(s) == "P1 keeps the drawn tiles or draws again; P1 may cash in tiles first"
     s = play(s, "cash rat-blue")
     assert s.money[0] == 3400 and s.phase == rules.CHOOSE and s.current_player() == 0
     assert s.lot == (tile("ox-red"),)
