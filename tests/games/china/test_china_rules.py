@@ -71,7 +71,7 @@ def test_deal_gives_three_hidden_cards_and_four_face_up() -> None:
     assert s.observation(1)["hand"]["red"] == 3
     assert s.observation(None)["hand"] is None
     assert s.observation(None)["emperor"] == 0
-    assert s.log[-1] == "cards dealt; P1 holds the Emperor and begins"
+    assert s.log[-1] == "cards dealt; seat 0 holds the Emperor and begins"
 
 
 # --- CH-2 the turn ----------------------------------------------------------------

@@ -234,7 +234,9 @@ def _on_card(t: ChinaState, s: ChinaState, a: Action) -> None:
         t.dealt = s.dealt + 1
         if t.dealt == HAND_SIZE * n + DISPLAY_SIZE:
             t.phase = TURN
-            _log(t, "cards dealt; {} holds the Emperor and begins", seat_name(0))
+            # Log sentences are part of the state, so of the state hashes stored games
+            # keep: this one stays as releases stored it ("seat 0" where others say P1).
+            _log(t, "cards dealt; seat 0 holds the Emperor and begins")
         return
     if ph == DRAW:
         me = s.seat
