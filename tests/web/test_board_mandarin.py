@@ -262,3 +262,22 @@ def test_keep_and_draw_are_on_the_lot_and_the_dispenser() -> None:
 def test_the_same_input_gives_the_same_svg() -> None:
     state = mid_game(phase="start", actor=1)
     assert board_of(state, 1).svg == board_of(state, 1).svg
+
+
+def test_the_status_says_when_cashing_in_is_open_after_the_roll() -> None:
+    from tianxia.web.i18n import gettext_for
+
+    g = load_game("mandarin", players=3)
+    owner = [-1] * len(TABLES.tile_names)
+    owner[tile("rat-red")] = owner[tile("rat-blue")] = 0
+    s = g.position(sign=(0, 6, 10), pos=(1, 19, 31), phase=Phase.DIE, owner=owner)
+    for action in ("die 2", "face up", "tile ox-red"):
+        s = s.apply(action)
+    assert s.current_player() == 0 and "cash rat-red" in [str(a) for a in s.legal_actions()]
+    mine = texts(board_of(s, 0).svg)
+    assert "P1 (you) keeps the drawn tiles or draws again; P1 (you) may cash in tiles first" in mine
+    # A watcher is offered nothing to click, so is not told of it.
+    assert "P1 keeps the drawn tiles or draws again" in texts(board_of(s, 1).svg)
+    legal = [str(a) for a in s.legal_actions()]
+    dutch = render(g, s.envelope(0, 1), legal, gettext_for("nl"))
+    assert any("mag eerst stenen verzilveren" in t for t in texts(dutch.svg))

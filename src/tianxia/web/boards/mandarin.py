@@ -157,6 +157,7 @@ class _Drawing:
         self.layout = board.layout
         self.viewer = board.seat
         self._: Callable[[str], str] = board.gettext
+        self.legal = board.legal
         self.actions = _Actions(board.legal)
         self.spots = _Placer()
         self.animals: list[str] = list(self.layout["animals"])
@@ -204,6 +205,10 @@ class _Drawing:
         }
         debtor = int(b.get("debtor", -1))
         line = lines.get(phase, str(b.get("prompt", "")))
+        if phase != "start" and any(a.startswith("cash ") for a in self.legal):
+            # Cashing in is open on turn whenever the seat holds tiles (MA-2.1), not
+            # only before the roll; the tiles to click are easy to miss otherwise.
+            line = _("{line}; {actor} may cash in tiles first").format(line=line, actor=actor)
         return line.format(
             actor=actor, owner=owner, debtor=seat_label(debtor) if debtor >= 0 else ""
         )
