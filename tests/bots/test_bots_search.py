@@ -102,6 +102,7 @@ def test_ismcts_with_a_time_limit_alone_still_decides() -> None:
         ({"prior_worlds": 0}, "prior_worlds must be >= 1"),
         ({"chance": "ajar"}, "chance must be open, seen or closed"),
         ({"expand": "best"}, "expand must be random or greedy"),
+        ({"opponents": "psychic"}, "opponents must be fused or informed"),
         ({"centre": 2}, "centre must be 0 or 1"),
         ({"widen_power": 1.5}, "widen_power must be in"),
     ],
@@ -251,3 +252,50 @@ def test_random_expansion_adds_either_action_first() -> None:
         bot._simulate(root, state.resample_from_infostate(0, bot.rng))
         first.update(str(a) for a in root.children)
     assert first == {"stay", "swap"}
+
+
+def _great_wall_on_turn() -> State:
+    match = Match(tianxia.load_game("greatwall", players=2), seed=5)
+    while match.state.current_player() == CHANCE:
+        match.resolve_chance()
+    return match.state
+
+
+def _first_informed(node: _Node) -> list[_Node]:
+    """The shallowest nodes below `node` that split another seat's decision by its hand."""
+    if node.infos is not None:
+        return [node]
+    return [m for child in node.children.values() for m in _first_informed(child)]
+
+
+@pytest.mark.parametrize("opponents", ["fused", "informed"])
+def test_informed_opponents_decide_under_the_hand_they_hold(opponents: str) -> None:
+    state = _great_wall_on_turn()
+    me = state.current_player()
+    bot = ISMCTSBot(state.game, me, seed=4, opponents=opponents, prior_visits=0)
+    root = _Node(me)
+    for _ in range(300):
+        bot._simulate(root, state.resample_from_infostate(me, bot.rng))
+    first = _first_informed(root)
+    if opponents == "fused":
+        assert first == []
+        return
+    assert first
+    # Each holds one node per hand the other seat may hold there, its decisions beneath.
+    size = sum(state.hands[1 - me])  # type: ignore[attr-defined]
+    assert any(len(n.infos or {}) > 1 for n in first)
+    for n in first:
+        assert n.infos is not None
+        assert all(sum(hand) == size for hand in n.infos)
+        assert all(below.player == 1 - me for below in n.infos.values())
+
+
+def test_informed_opponents_need_a_game_that_names_private_information() -> None:
+    greatwall = tianxia.load_game("greatwall", players=2)
+    assert ISMCTSBot(greatwall, 0)._private is None
+    assert ISMCTSBot(greatwall, 0, opponents="informed")._private is not None
+    # Mandarin hides nothing a seat holds alone: its opponents are searched as ever.
+    assert (
+        ISMCTSBot(tianxia.load_game("mandarin", players=2), 0, opponents="informed")._private
+        is None
+    )

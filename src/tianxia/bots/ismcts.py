@@ -34,10 +34,13 @@ _CHANCE_MODES = (_OPEN, _SEEN, _CLOSED)
 class _Node:
     """Statistics of one action taken at an information set, for the seat that took it."""
 
-    __slots__ = ("avail", "children", "player", "rank", "total", "visits")
+    __slots__ = ("avail", "children", "infos", "player", "rank", "total", "visits")
 
     def __init__(self, player: int) -> None:
         self.children: dict[Action, _Node] = {}
+        # With `opponents="informed"`: at another seat's decision, the node under which
+        # that seat decides, one per private information it holds there.
+        self.infos: dict[Any, _Node] | None = None
         # With `expand="greedy"`: the mover's one-ply value of each action seen here.
         self.rank: dict[Action, float] | None = None
         self.visits = 0
@@ -77,6 +80,10 @@ class ISMCTSBot(Bot):
         expand: which untried action a visit adds to the tree: `random`, or `greedy` (the
             one the mover likes best one ply on, as `greedy` judges it), so that the
             replies of the other seats the tree has weighed least are not random ones.
+        opponents: `fused` (another seat's decisions share statistics over every hand the
+            searching seat cannot tell apart) or `informed` (they sit under a node per
+            private information that seat holds in the world simulated, as the game's
+            search room names it with `private(state, seat)`; without it, `fused`).
         final: the move played: the root action with the most `visits` (ties: the better
             mean), or the best `mean` value (ties: more visits).
         rollout_greedy: the chance that a rollout decision takes the action the mover's
@@ -106,6 +113,7 @@ class ISMCTSBot(Bot):
         "rollout_greedy": 0.0,
         "final": "visits",
         "expand": "random",
+        "opponents": "fused",
     }
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
@@ -167,6 +175,12 @@ class ISMCTSBot(Bot):
                 f"{self.NAME}: option expand must be random or greedy, not {o['expand']!r}"
             )
         self.expand_greedy: bool = o["expand"] == "greedy"
+        if o["opponents"] not in ("fused", "informed"):
+            raise ValueError(
+                f"{self.NAME}: option opponents must be fused or informed, not {o['opponents']!r}"
+            )
+        private = getattr(game.search, "private", None)
+        self._private: Any = private if o["opponents"] == "informed" else None
         abstract = o["abstract"]
         if abstract not in (0, 1):
             raise ValueError(f"{self.NAME}: option abstract must be 0 or 1, not {abstract!r}")
@@ -270,6 +284,17 @@ class ISMCTSBot(Bot):
             legal = state.legal_actions()
             if self._abstract is not None:
                 legal = self._abstract(state, legal)
+            if p != seat and self._private is not None:
+                # Another seat decides on what it holds in this world, not on statistics
+                # fused over every hand the searching seat cannot tell apart.
+                infos = node.infos
+                if infos is None:
+                    infos = node.infos = {}
+                key = self._private(state, p)
+                below = infos.get(key)
+                if below is None:
+                    below = infos[key] = _Node(p)
+                node = below
             children = node.children
             if self.widen_above and len(legal) > self.widen_above:
                 legal = self._widened(node, root, legal)

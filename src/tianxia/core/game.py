@@ -102,7 +102,8 @@ class Game(ABC):
     # rules: legal_actions, chance_outcomes, apply, why_illegal, describe, event,
     #        returns, scores (each taking the state first);
     # view: observation, deciding, scores_for;
-    # search: resample, heuristic, heuristics, heuristic_terms, tensor.
+    # search: resample, heuristic, heuristics, heuristic_terms, tensor (and, optional,
+    #         SEARCH_DEFAULTS, search_actions, private, read by `ismcts`).
     rules: ClassVar[Any] = None
     view: ClassVar[Any] = None
     search: ClassVar[Any] = None

@@ -245,3 +245,8 @@ def tensor_size(g: ChinaGame) -> int:
         + 4
         + 3
     )
+
+
+def private(s: ChinaState, seat: int) -> tuple[int, ...]:
+    """What `seat` alone knows here: its hand."""
+    return s.hands[seat]

@@ -222,3 +222,8 @@ def _value(s: EmperorState, seat: int) -> float:
     terms = heuristic_terms(s, seat)
     scale = max(10.0, terms["score"], terms["best_other"]) / 2
     return math.tanh((terms["score"] - terms["best_other"]) / scale)
+
+
+def private(s: EmperorState, seat: int) -> tuple[int, ...]:
+    """What `seat` alone knows here: its hand and a yang card it drew this turn."""
+    return (*s.hands[seat], s.fresh if s.player == seat else -1)

@@ -205,3 +205,8 @@ def tensor(s: GreatWallState, seat: int | None) -> list[float]:
             v[o + k] = s.hands[seat][k] / 7
             v[o + N_KINDS + k] = s.decks[seat][k] / 7
     return v
+
+
+def private(s: GreatWallState, seat: int) -> tuple[int, ...]:
+    """What `seat` alone knows here: its hand."""
+    return s.hands[seat]

@@ -189,3 +189,8 @@ def tensor(s: SilkroadState, seat: int | None) -> list[float]:
     out += [s.remaining / 10.0 if s.phase == MILES else 0.0]
     out += [1.0 if s.ended == "venice" else 0.0, 1.0 if s.ended == "stall" else 0.0]
     return out
+
+
+def private(s: SilkroadState, seat: int) -> tuple[int, ...]:
+    """What `seat` alone knows here: its hand."""
+    return s.hands[seat]
