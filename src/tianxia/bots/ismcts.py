@@ -260,6 +260,7 @@ class ISMCTSBot(Bot):
         c = self.exploration
         chance = self.chance
         seat = self.seat
+        private = self._private
         log = math.log
         sqrt = math.sqrt
         node = root
@@ -284,13 +285,13 @@ class ISMCTSBot(Bot):
             legal = state.legal_actions()
             if self._abstract is not None:
                 legal = self._abstract(state, legal)
-            if p != seat and self._private is not None:
+            if private is not None and p != seat:
                 # Another seat decides on what it holds in this world, not on statistics
                 # fused over every hand the searching seat cannot tell apart.
                 infos = node.infos
                 if infos is None:
                     infos = node.infos = {}
-                key = self._private(state, p)
+                key = private(state, p)
                 below = infos.get(key)
                 if below is None:
                     below = infos[key] = _Node(p)

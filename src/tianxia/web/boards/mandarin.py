@@ -137,12 +137,14 @@ class _Actions:
         self.die: list[str] = []
         self.dispenser: list[str] = []
         self.lot: list[str] = []
+        self.cash = False  # some tile of the viewer's may be cashed in now
         for action in legal:
             verb, _, rest = action.partition(" ")
             if verb == "sign":
                 self.sign[rest].append(action)
             elif verb in ("cash", "take"):
                 self.tile[rest].append(action)
+                self.cash = self.cash or verb == "cash"
             elif action == "roll":
                 self.die.append(action)
             elif action == "draw":
@@ -157,7 +159,6 @@ class _Drawing:
         self.layout = board.layout
         self.viewer = board.seat
         self._: Callable[[str], str] = board.gettext
-        self.legal = board.legal
         self.actions = _Actions(board.legal)
         self.spots = _Placer()
         self.animals: list[str] = list(self.layout["animals"])
@@ -205,7 +206,7 @@ class _Drawing:
         }
         debtor = int(b.get("debtor", -1))
         line = lines.get(phase, str(b.get("prompt", "")))
-        if phase != "start" and any(a.startswith("cash ") for a in self.legal):
+        if phase != "start" and self.actions.cash:
             # Cashing in is open on turn whenever the seat holds tiles (MA-2.1), not
             # only before the roll; the tiles to click are easy to miss otherwise.
             line = _("{line}; {actor} may cash in tiles first").format(line=line, actor=actor)
