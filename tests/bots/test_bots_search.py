@@ -188,11 +188,13 @@ def test_a_game_may_declare_its_own_search_defaults() -> None:
     assert ISMCTSBot(tianxia.load_game("greatwall"), 0).prior_visits == 4
 
 
-def test_the_great_wall_searches_with_open_loop_chance_unless_told_otherwise() -> None:
-    greatwall = tianxia.load_game("greatwall", players=2)
-    assert ISMCTSBot(greatwall, 0).chance == "open"
-    assert ISMCTSBot(greatwall, 0, chance="closed").chance == "closed"  # the caller's word wins
-    assert ISMCTSBot(tianxia.load_game("emperor", players=2), 0).chance == "closed"
+@pytest.mark.parametrize("name", ["greatwall", "silkroad"])
+def test_card_games_search_with_open_loop_chance_unless_told_otherwise(name: str) -> None:
+    game = tianxia.load_game(name, players=2)
+    assert ISMCTSBot(game, 0).chance == "open"
+    assert ISMCTSBot(game, 0, chance="closed").chance == "closed"  # the caller's word wins
+    for other in ("emperor", "china", "mandarin"):
+        assert ISMCTSBot(tianxia.load_game(other), 0).chance == "closed"
 
 
 @pytest.mark.parametrize(
