@@ -189,7 +189,7 @@ def test_a_game_may_declare_its_own_search_defaults() -> None:
 
 
 @pytest.mark.parametrize("name", ["greatwall", "silkroad"])
-def test_card_games_search_with_open_loop_chance_unless_told_otherwise(name: str) -> None:
+def test_the_wall_and_the_silk_road_search_with_open_loop_chance_by_default(name: str) -> None:
     game = tianxia.load_game(name, players=2)
     assert ISMCTSBot(game, 0).chance == "open"
     assert ISMCTSBot(game, 0, chance="closed").chance == "closed"  # the caller's word wins
