@@ -49,7 +49,7 @@ class Seat:
     drops: Counter[str] = field(default_factory=Counter)
     gaps: list[str] = field(default_factory=list)
     checks: int = 0
-    returned: bool = False  # dropped, and not yet back with a view checked
+    away: bool = False  # dropped, and not yet back with a view checked
     returns_checked: int = 0
     mismatches: list[str] = field(default_factory=list)
     unverifiable: int = 0
@@ -79,8 +79,8 @@ class Seat:
             self.unverifiable += 1
             return
         self.checks += 1
-        if self.returned:
-            self.returned = False
+        if self.away:
+            self.away = False
             self.returns_checked += 1
         mine = view_hash(msg["view"], self.events)
         if mine != server:
@@ -142,7 +142,7 @@ class Seat:
 
     async def _drop(self, ws: ClientConnection, http: httpx.AsyncClient, kind: str) -> None:
         self.drops[kind] += 1
-        self.returned = True
+        self.away = True
         transport = ws.transport
         if kind == "clean":
             await ws.close()
