@@ -34,17 +34,7 @@ _CHANCE_MODES = (_OPEN, _SEEN, _CLOSED)
 class _Node:
     """Statistics of one action taken at an information set, for the seat that took it."""
 
-    __slots__ = (
-        "amaf_total",
-        "amaf_visits",
-        "avail",
-        "children",
-        "infos",
-        "player",
-        "rank",
-        "total",
-        "visits",
-    )
+    __slots__ = ("avail", "children", "infos", "player", "rank", "total", "visits")
 
     def __init__(self, player: int) -> None:
         self.children: dict[Action, _Node] = {}
@@ -57,10 +47,6 @@ class _Node:
         self.total = 0.0
         self.avail = 1
         self.player = player
-        # With `rave`: the results of simulations in which this action's player took it
-        # anywhere below the decision this node hangs under (all moves as first).
-        self.amaf_visits = 0
-        self.amaf_total = 0.0
 
 
 class ISMCTSBot(Bot):
@@ -102,10 +88,6 @@ class ISMCTSBot(Bot):
             mean), or the best `mean` value (ties: more visits).
         rollout_greedy: the chance that a rollout decision takes the action the mover's
             hook likes best one ply on instead of a random one (0: random rollouts).
-        rave: with k > 0, a decision's actions are judged also by every simulation in
-            which the mover took them later on (AMAF, Gelly and Silver 2007), weighted
-            sqrt(k / (3n + k)) after n visits, so that few simulations spread over many
-            actions still learn which cards or placements pay (0: off).
         abstract: where the game's search room offers `search_actions(state, legal)`,
             weigh only the actions it keeps, in the tree and in rollouts (1), or every
             legal action (0). Mandarin keeps a few bid levels of an auction's hundreds.
@@ -132,7 +114,6 @@ class ISMCTSBot(Bot):
         "final": "visits",
         "expand": "random",
         "opponents": "fused",
-        "rave": 0,
     }
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
@@ -194,7 +175,6 @@ class ISMCTSBot(Bot):
                 f"{self.NAME}: option expand must be random or greedy, not {o['expand']!r}"
             )
         self.expand_greedy: bool = o["expand"] == "greedy"
-        self.rave: float = _check_number(self.NAME, "rave", o["rave"], kind=float, low=0.0)
         if o["opponents"] not in ("fused", "informed"):
             raise ValueError(
                 f"{self.NAME}: option opponents must be fused or informed, not {o['opponents']!r}"
@@ -285,11 +265,6 @@ class ISMCTSBot(Bot):
         sqrt = math.sqrt
         node = root
         path: list[_Node] = []
-        rave = self.rave
-        # With `rave`: every decision taken in this simulation, and where each tree
-        # decision's turn began in it.
-        played: list[tuple[int, Action]] | None = [] if rave else None
-        turns: list[tuple[_Node, int, int]] = []
         while True:
             p = state.current_player()
             if p == TERMINAL:
@@ -336,12 +311,9 @@ class ISMCTSBot(Bot):
                     a = self._best_untried(node, state, p, untried)
                 else:
                     a = rng.choice(untried)
-                if played is not None:
-                    turns.append((node, p, len(played)))
-                    played.append((p, a))
                 node = children[a] = _Node(p)
                 path.append(node)
-                result = self._rollout(state.apply_unchecked(a), played)
+                result = self._rollout(state.apply_unchecked(a))
                 break
             best_score = -math.inf
             best_action = legal[0]
@@ -349,18 +321,10 @@ class ISMCTSBot(Bot):
             for a in legal:
                 child = children[a]
                 child.avail += 1
-                tried = child.visits
-                mean = child.total / tried
-                if rave and child.amaf_visits:
-                    beta = sqrt(rave / (3 * tried + rave))
-                    mean += beta * (child.amaf_total / child.amaf_visits - mean)
-                score = mean + c * sqrt(log(child.avail) / tried)
+                score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
                 if score > best_score:
                     best_score, best_action, best_child = score, a, child
             assert best_child is not None
-            if played is not None:
-                turns.append((node, p, len(played)))
-                played.append((p, best_action))
             node = best_child
             path.append(node)
             state = state.apply_unchecked(best_action)
@@ -368,18 +332,6 @@ class ISMCTSBot(Bot):
             n.visits += 1
             n.total += result[n.player]
         root.visits += 1
-        if played is not None:
-            for at, mover, first in turns:
-                value = result[mover]
-                children = at.children
-                credited: set[Action] = set()
-                for who, a in played[first:]:
-                    if who == mover and a not in credited:
-                        credited.add(a)
-                        credit = children.get(a)
-                        if credit is not None:
-                            credit.amaf_visits += 1
-                            credit.amaf_total += value
 
     def _widened(self, node: _Node, root: _Node, legal: tuple[Action, ...]) -> tuple[Action, ...]:
         """The actions a widened decision considers after `node.visits` visits."""
@@ -414,7 +366,7 @@ class ISMCTSBot(Bot):
                 best, best_value = a, v
         return best
 
-    def _rollout(self, state: State, played: list[tuple[int, Action]] | None = None) -> list[float]:
+    def _rollout(self, state: State) -> list[float]:
         rng = self.rng
         decisions = 0
         while True:
@@ -430,27 +382,21 @@ class ISMCTSBot(Bot):
             if self._abstract is not None:
                 legal = self._abstract(state, legal)
             if self.rollout_greedy and len(legal) > 1 and rng.random() < self.rollout_greedy:
-                a, state = self._greedy_step(state, p, legal)
+                state = self._greedy_step(state, p, legal)
             else:
-                a = rng.choice(legal)
-                state = state.apply_unchecked(a)
-            if played is not None:
-                played.append((p, a))
+                state = state.apply_unchecked(rng.choice(legal))
             decisions += 1
 
-    def _greedy_step(
-        self, state: State, seat: int, legal: tuple[Action, ...]
-    ) -> tuple[Action, State]:
-        """The action `seat` likes best one ply on and its successor, chance drawn; ties
-        to the first."""
+    def _greedy_step(self, state: State, seat: int, legal: tuple[Action, ...]) -> State:
+        """The successor `seat` likes best one ply on, chance drawn; ties to the first."""
         rng = self.rng
-        best, best_action, best_value = state, legal[0], -math.inf
+        best, best_value = state, -math.inf
         for a in legal:
             after = settle(state.apply_unchecked(a), rng)
             v = value_for(after, seat)
             if v > best_value:
-                best, best_action, best_value = after, a, v
-        return best_action, best
+                best, best_value = after, v
+        return best
 
     def _describe_search(
         self, choice: Action, ranked: list[tuple[Action, _Node]], samples: list[State]
