@@ -228,10 +228,21 @@ def test_rollout_depth_end_means_the_end_of_the_game() -> None:
         ISMCTSBot(game, 0, rollout_depth="deep")
 
 
-def test_china_rolls_out_to_the_end_unless_told_otherwise() -> None:
-    china = tianxia.load_game("china", players=3)
-    assert ISMCTSBot(china, 0).rollout_depth == china.info.max_game_length
-    assert ISMCTSBot(china, 0, rollout_depth=4).rollout_depth == 4  # the caller's word wins
+def test_china_rolls_out_to_the_end_at_three_and_five_seats_and_16_decisions_at_four() -> None:
+    for players in (3, 5):
+        china = tianxia.load_game("china", players=players)
+        assert ISMCTSBot(china, 0).rollout_depth == china.info.max_game_length
+    four = tianxia.load_game("china", players=4)
+    assert ISMCTSBot(four, 0).rollout_depth == 16
+    assert ISMCTSBot(four, 0, rollout_depth=4).rollout_depth == 4  # the caller's word wins
+
+
+def test_a_table_size_s_defaults_add_to_the_game_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    four = tianxia.load_game("china", players=4)
+    monkeypatch.setattr(four.search, "SEARCH_DEFAULTS_BY_PLAYERS", {4: {"prior_visits": 9}})
+    bot = ISMCTSBot(four, 0)
+    assert (bot.prior_visits, bot.rollout_depth) == (9, four.info.max_game_length)
+    assert ISMCTSBot(tianxia.load_game("china", players=3), 0).prior_visits == 4
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -93,7 +93,9 @@ class ISMCTSBot(Bot):
             legal action (0). Mandarin keeps a few bid levels of an auction's hundreds.
 
     A game's search room may declare `SEARCH_DEFAULTS`, a dict of these options with the
-    values measured best on that game; options given to the bot override them.
+    values measured best on that game, and `SEARCH_DEFAULTS_BY_PLAYERS`, such dicts keyed
+    by the number of players, for what was measured best at one table size; options
+    given to the bot override both.
     """
 
     NAME = "ismcts"
@@ -118,7 +120,10 @@ class ISMCTSBot(Bot):
 
     def __init__(self, game: Game, seat: int, seed: int = 0, **options: Any) -> None:
         # A game's search room may set other defaults, chosen by measuring that game.
-        declared = getattr(game.search, "SEARCH_DEFAULTS", {})
+        declared = {
+            **getattr(game.search, "SEARCH_DEFAULTS", {}),
+            **getattr(game.search, "SEARCH_DEFAULTS_BY_PLAYERS", {}).get(game.players, {}),
+        }
         tuned = {k: v for k, v in declared.items() if k in self.OPTIONS}
         super().__init__(game, seat, seed, **{**tuned, **options})
         o = self.options

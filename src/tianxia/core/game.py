@@ -103,7 +103,8 @@ class Game(ABC):
     #        returns, scores (each taking the state first);
     # view: observation, deciding, scores_for;
     # search: resample, heuristic, heuristics, heuristic_terms, tensor (and, optional,
-    #         SEARCH_DEFAULTS, search_actions, private, read by `ismcts`).
+    #         SEARCH_DEFAULTS, SEARCH_DEFAULTS_BY_PLAYERS, search_actions, private,
+    #         read by `ismcts`).
     rules: ClassVar[Any] = None
     view: ClassVar[Any] = None
     search: ClassVar[Any] = None
