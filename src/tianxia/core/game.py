@@ -104,7 +104,8 @@ class Game(ABC):
     # view: observation, deciding, scores_for;
     # search: resample, heuristic, heuristics, heuristic_terms, tensor (and, optional,
     #         SEARCH_DEFAULTS, SEARCH_DEFAULTS_BY_PLAYERS, search_actions, private,
-    #         read by `ismcts`).
+    #         read by `ismcts`, and HOOK_VERSION, raised when the evaluation hook
+    #         changes, so that benchmarks keep results of different hooks apart).
     rules: ClassVar[Any] = None
     view: ClassVar[Any] = None
     search: ClassVar[Any] = None

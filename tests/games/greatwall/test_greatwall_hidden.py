@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +14,7 @@ import tianxia
 from tianxia.core import CHANCE, Match
 from tianxia.core.match import sample_chance
 from tianxia.games.greatwall.position import position
+from tianxia.games.greatwall.search import WIN_FEATURES, WIN_WEIGHTS, win_chances
 from tianxia.games.greatwall.state import GreatWallState
 
 
@@ -79,12 +82,45 @@ def test_heuristic_stays_in_range_and_names_its_terms(players: int, seed: int) -
     s = playout(players, seed, 120)
     for seat in range(players):
         assert -1.0 <= s.heuristic(seat) <= 1.0
-        assert set(s.heuristic_terms(seat)) == {"fame", "tiles_on_cards", "leads", "cards_left"}
+        assert tuple(s.heuristic_terms(seat)) == WIN_FEATURES
+    # Expected returns of a zero-sum game: they sum to 0, from chances that sum to 1.
+    assert sum(s.heuristics()) == pytest.approx(0.0, abs=1e-12)
+    assert sum(win_chances(s)) == pytest.approx(1.0)
+    assert s.heuristics() == [s.heuristic(seat) for seat in range(players)]
 
 
 def test_heuristic_prefers_the_seat_with_more_fame() -> None:
     s = position(2, ["1:tower | 5 3", "| 2 4"], hands={0: "wall"}, won={0: [8, 7]})
     assert s.heuristic(0) > 0 > s.heuristic(1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_win_model_gives_the_same_seats_the_same_chances(players: int) -> None:
+    # At the deal every seat holds its whole set and nothing is won: only the seat to
+    # move differs, by the one weight the model gives moving (all cards still to play).
+    s = playout(players, 1, 0)
+    rng = random.Random(0)
+    while s.current_player() == CHANCE:
+        s = s.apply(sample_chance(s, rng))
+    chances = win_chances(s)
+    mover = s.current_player()
+    other = chances[(mover + 1) % players]
+    assert all(c == pytest.approx(other) for p, c in enumerate(chances) if p != mover)
+    base, slope = WIN_WEIGHTS[2 if players == 2 else 4]
+    assert chances[mover] / other == pytest.approx(math.exp(base[-1] + slope[-1]))
+
+
+def test_the_win_model_counts_fame_and_cards_still_to_play() -> None:
+    # Two seats alike but for two fame: the richer is the likelier winner.
+    even = position(2, ["| 5 3", "| 2 4"], hands={0: "wall", 1: "wall"})
+    richer = position(2, ["| 5 3", "| 2 4"], hands={0: "wall", 1: "wall"}, won={0: [2]})
+    assert win_chances(richer)[0] > win_chances(even)[0]
+    # Three and five seats borrow the nearest table size fitted.
+    assert set(WIN_WEIGHTS) == {2, 4}
+    for n in WIN_WEIGHTS:
+        base, slope = WIN_WEIGHTS[n]
+        assert len(base) == len(slope) == len(WIN_FEATURES)
+        assert base[WIN_FEATURES.index("fame")] > 0
 
 
 def test_the_public_log_tells_recent_events_without_hidden_cards() -> None:

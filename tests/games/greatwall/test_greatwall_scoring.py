@@ -6,7 +6,10 @@ import pytest
 
 from tianxia.core import CHANCE, IllegalActionError
 from tianxia.games.greatwall.position import position
+from tianxia.games.greatwall.search import WIN_FEATURES, win_features
 from tianxia.games.greatwall.state import GreatWallState
+
+LEAD = WIN_FEATURES.index("tile_leads")
 
 
 def totals(s: GreatWallState, section: int = 0) -> list[int]:
@@ -188,11 +191,13 @@ def test_r12_the_refusal_names_the_seat_that_counts_0() -> None:
 
 def test_r12_the_evaluation_hook_credits_only_a_real_lead() -> None:
     s = position(3, [CROWDED, "| 2 4", "| 1 7"], seat=0, hands={0: "wall"})
-    assert s.heuristic_terms(0)["leads"] == 0.0
-    assert s.heuristic_terms(1)["leads"] == 0.0
+    assert win_features(s)[0][0][LEAD] == 0.0
+    assert win_features(s)[0][1][LEAD] == 0.0
+    assert s.heuristic_terms(0)["tile_leads"] == 0.0
     # Alone in a section a seat wins the second tile however low its total (GW-4.4).
     s = position(3, ["0:wall*5 | 3", "| 2 4", "| 1 7"], seat=1, hands={1: "wall"})
-    assert s.heuristic_terms(0)["leads"] == pytest.approx(0.6 * 3)
+    assert win_features(s)[0][0][LEAD] == 3.0
+    assert win_features(s)[0][1][LEAD] == 0.0
 
 
 # --- GW-4.5 -----------------------------------------------------------------------------

@@ -17,6 +17,9 @@ from tianxia.games.greatwall.state import GreatWallState, Phase
 # four seats it held level (1.05x the fair share, 200 games).
 SEARCH_DEFAULTS = {"chance": "open"}
 
+# 2: the win model below; 1 was the lead over the best other seat, squashed by tanh.
+HOOK_VERSION = 2
+
 
 def resample(s: GreatWallState, seat: int, rng: random.Random) -> GreatWallState:
     """Redeal every other seat's hand from its unseen cards.
@@ -50,12 +53,99 @@ def resample(s: GreatWallState, seat: int, rng: random.Random) -> GreatWallState
     return r.freeze()
 
 
-def estimates(s: GreatWallState) -> tuple[list[float], list[float], list[float], list[float]]:
-    """Per seat: fame won, tiles lying on own cards, expected tiles from current leads,
-    and a small credit for cards still to play."""
+# The win model: each seat's chance of winning is a softmax over the seats of a weighted
+# sum of its features (a conditional logit), whose weights move linearly with the share
+# of all cards still to play, so that cards in reserve can count for more early on and
+# fame for more late. Fitted to the outcomes of the benchmark's games by
+# benchmarks/bots/fit_hook.py, which prints this table; keyed by the number of seats.
+WIN_FEATURES: tuple[str, ...] = (
+    "fame",
+    "tiles_on_cards",
+    "tile_leads",
+    "tiles",
+    *(f"{kind}_left" for kind in KINDS),
+    "hand",
+    "to_move",
+)
+WIN_WEIGHTS: dict[int, tuple[tuple[float, ...], tuple[float, ...]]] = {
+    2: (
+        (
+            0.4171,  # fame
+            0.2355,  # tiles_on_cards
+            0.2009,  # tile_leads
+            0.186,  # tiles
+            0.6328,  # wall_left
+            1.3104,  # gate_left
+            1.6661,  # tower_left
+            1.2582,  # noble_left
+            0.9618,  # warrior_left
+            1.4643,  # horseman_left
+            1.6777,  # dragon_left
+            0.0465,  # hand
+            0.0847,  # to_move
+        ),
+        (
+            -0.0369,  # fame
+            0.0429,  # tiles_on_cards
+            -0.0582,  # tile_leads
+            0.087,  # tiles
+            -0.0406,  # wall_left
+            -0.6536,  # gate_left
+            -0.5966,  # tower_left
+            -0.6631,  # noble_left
+            -0.2293,  # warrior_left
+            -0.9008,  # horseman_left
+            -0.2846,  # dragon_left
+            -0.2675,  # hand
+            -0.267,  # to_move
+        ),
+    ),
+    4: (
+        (
+            0.357,  # fame
+            0.2791,  # tiles_on_cards
+            0.1642,  # tile_leads
+            0.0937,  # tiles
+            0.2044,  # wall_left
+            0.5811,  # gate_left
+            0.6745,  # tower_left
+            0.2522,  # noble_left
+            0.3742,  # warrior_left
+            0.6744,  # horseman_left
+            0.629,  # dragon_left
+            0.096,  # hand
+            0.0358,  # to_move
+        ),
+        (
+            -0.4163,  # fame
+            -0.2745,  # tiles_on_cards
+            -0.1573,  # tile_leads
+            -0.1864,  # tiles
+            -0.084,  # wall_left
+            -0.3265,  # gate_left
+            -0.0373,  # tower_left
+            0.0653,  # noble_left
+            -0.2434,  # warrior_left
+            -0.2946,  # horseman_left
+            -0.291,  # dragon_left
+            -0.224,  # hand
+            -0.1218,  # to_move
+        ),
+    ),
+}
+
+
+def win_features(s: GreatWallState) -> tuple[list[list[float]], float]:
+    """Per seat, the features named by `WIN_FEATURES`; and the share of all cards still to
+    play (1 at the deal, 0 when every set is on the wall).
+
+    fame: the values of the tiles won; tiles_on_cards: the value of a first tile lying on
+    the seat's top card; tile_leads: the best tile of each open section the seat would win
+    at a scoring check now; tiles: how many tiles won (the tie-break); then each kind's
+    cards in hand and deck, the cards in hand, and 1 for the seat to move.
+    """
     g = s.game
     n = g.players
-    fame = [float(sum(w)) for w in s.won]
     on_cards = [0.0] * n
     leads = [0.0] * n
     for sec in s.sections:
@@ -69,42 +159,75 @@ def estimates(s: GreatWallState) -> tuple[list[float], list[float], list[float],
         # and a seat without cards counts 0 against the others (R12).
         for p in range(n):
             if section_qualifies(sec, p, n, g.card_values):
-                leads[p] += 0.6 * max(sec.tiles)
+                leads[p] += max(sec.tiles)
                 break
-    reserve = [0.15 * (sum(s.hands[p]) + sum(s.decks[p])) for p in range(n)]
-    return fame, on_cards, leads, reserve
+    kinds = len(KINDS)
+    rows: list[list[float]] = []
+    left = 0
+    for p in range(n):
+        hand, deck = s.hands[p], s.decks[p]
+        row = [float(sum(s.won[p])), on_cards[p], leads[p], float(len(s.won[p]))]
+        for k in range(kinds):
+            row.append(float(hand[k] + deck[k]))
+        in_hand = sum(hand)
+        row.append(float(in_hand))
+        row.append(1.0 if s.to_move == p else 0.0)
+        left += in_hand + sum(deck)
+        rows.append(row)
+    return rows, left / (n * sum(g.card_copies))
+
+
+def _weights(n: int, share: float) -> list[float]:
+    """The win model's weights for `n` seats with `share` of all cards still to play."""
+    # Three and five seats use the nearest table size fitted (docs/bots.md).
+    base, slope = WIN_WEIGHTS[n] if n in WIN_WEIGHTS else WIN_WEIGHTS[2 if n < 3 else 4]
+    return [b + share * c for b, c in zip(base, slope)]
+
+
+def _logits(s: GreatWallState) -> list[float]:
+    rows, share = win_features(s)
+    w = _weights(s.game.players, share)
+    out: list[float] = []
+    for row in rows:
+        x = 0.0
+        for wi, f in zip(w, row):
+            x += wi * f
+        out.append(x)
+    return out
+
+
+def win_chances(s: GreatWallState) -> list[float]:
+    """Each seat's chance of winning under the win model (a finished game: its winners)."""
+    if s.to_move < -1:
+        best = max(s.returns())
+        winners = [r == best for r in s.returns()]
+        return [1.0 / sum(winners) if w else 0.0 for w in winners]
+    logits = _logits(s)
+    top = max(logits)
+    e = [math.exp(x - top) for x in logits]
+    total = sum(e)
+    return [v / total for v in e]
 
 
 def heuristic_terms(s: GreatWallState, seat: int) -> dict[str, float]:
-    fame, on_cards, leads, reserve = estimates(s)
-    return {
-        "fame": fame[seat],
-        "tiles_on_cards": on_cards[seat],
-        "leads": leads[seat],
-        "cards_left": reserve[seat],
-    }
+    """What each feature adds to the seat's score in the win model (its logit)."""
+    rows, share = win_features(s)
+    weights = _weights(s.game.players, share)
+    return {name: w * f for name, w, f in zip(WIN_FEATURES, weights, rows[seat])}
 
 
 def heuristic(s: GreatWallState, seat: int) -> float:
-    """tanh of the seat's estimated fame minus the best other seat's, scaled by a tile."""
-    n = s.game.players
-    if s.to_move < -1:  # the end: the result itself
-        return s.returns()[seat]
-    est = [sum(t) for t in zip(*estimates(s))]
-    best_other = max(est[p] for p in range(n) if p != seat)
-    return math.tanh((est[seat] - best_other) / 8.0)
+    """The seat's expected return under the win model."""
+    return heuristics(s)[seat]
 
 
 def heuristics(s: GreatWallState) -> list[float]:
-    """`heuristic` of every seat, the estimates computed once."""
+    """Every seat's expected return under the win model: a winner alone gets 1 and a loser
+    -1/(n-1) (GW-5.4), so a seat with chance c expects (n c - 1) / (n - 1)."""
     n = s.game.players
     if s.to_move < -1:
         return list(s.returns())
-    est = [sum(t) for t in zip(*estimates(s))]
-    return [
-        math.tanh((est[seat] - max(est[p] for p in range(n) if p != seat)) / 8.0)
-        for seat in range(n)
-    ]
+    return [(n * c - 1.0) / (n - 1) for c in win_chances(s)]
 
 
 MAX_SEATS = 5
