@@ -22,7 +22,10 @@ Targets: 60% of games (two seats) or 1.5 times the fair share (more) against Ope
 has its 95% Wilson interval (ties count half a win, or a share of one). Each line is a
 tournament with a journal under --runs, so an interrupted run resumes where it stopped.
 Results are appended to `lines.json` and `lines.md` next to this script; `lines.md`
-opens with the standing, each line at its largest run (the latest of equal size).
+opens with the standing, each line at its largest run (the latest of equal size) under
+the game's current evaluation hook: a game's search room declares `HOOK_VERSION` (1 when
+it does not), every row records it, and a journal made under one hook is never resumed
+under another (its folder name carries the version from 2 on).
 """
 
 from __future__ import annotations
@@ -131,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.names or tianxia.list_games():
             for n in args.players or typical_players(name):
                 game = tianxia.load_game(name, players=n)
+                hook = hook_version(game)
                 # OpenSpiel's seconds per search, by the equal-simulation line that timed it
                 timed: dict[str, float] = {}
                 for line in args.lines:
@@ -143,7 +147,11 @@ def main(argv: list[str] | None = None) -> int:
                     plan = Tournament(game, [bot, opponent], args.games, seed=args.seed)
                     variant = args.ours.replace(":", "-").replace("=", "-")
                     folder = args.runs / "-".join(
-                        [f"{name}-{n}p-{line}", *([variant] if variant else [])]
+                        [
+                            f"{name}-{n}p-{line}",
+                            *([variant] if variant else []),
+                            *([f"hook{hook}"] if hook > 1 else []),
+                        ]
                     )
                     result = plan.run(
                         workers=args.workers, journal=folder / "games.jsonl", pool=pool
@@ -159,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                         "game": name,
                         "players": n,
                         "line": line,
+                        "hook": hook,
                         "bot": bot,
                         "opponent": opponent,
                         "games": args.games,
@@ -204,15 +213,22 @@ def _row_text(r: dict[str, Any]) -> str:
     )
 
 
+def hook_version(game: tianxia.Game) -> int:
+    """The version of `game`'s evaluation hook (1 for a hook never changed)."""
+    return int(getattr(game.search, "HOOK_VERSION", 1))
+
+
 def standing(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """Each line (game, player count, line) at its largest run, the latest of equal size,
-    with that run's date: what the lines say now, when runs were repeated or extended."""
-    best: dict[tuple[str, int, str], tuple[int, int, str, dict[str, Any]]] = {}
+    """Each line (game, player count, line) at its largest run under the latest hook the
+    line was run with, the latest of equal size, with that run's date: what the lines say
+    now, when runs were repeated or extended, or the game's hook changed."""
+    best: dict[tuple[str, int, str], tuple[int, int, int, str, dict[str, Any]]] = {}
     for order, run in enumerate(report["runs"]):
         for r in run["rows"]:
             key = (r["game"], r["players"], r["line"])
-            if key not in best or (r["games"], order) >= best[key][:2]:
-                best[key] = (r["games"], order, run["date"], r)
+            rank = (r.get("hook", 1), r["games"], order)
+            if key not in best or rank >= best[key][:3]:
+                best[key] = (*rank, run["date"], r)
     games = tianxia.list_games()
 
     def place(key: tuple[str, int, str]) -> tuple[int, int, int]:
@@ -220,13 +236,13 @@ def standing(report: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         known = games.index(name) if name in games else len(games)
         return known, n, LINES.index(line) if line in LINES else len(LINES)
 
-    return [(best[k][2], best[k][3]) for k in sorted(best, key=place)]
+    return [(best[k][3], best[k][4]) for k in sorted(best, key=place)]
 
 
 def _table_row(r: dict[str, Any]) -> str:
     p = r["players"]
     return (
-        f"| {r['game']} | {p} | {r['line']} | `{r['bot']}` | `{r['opponent']}` "
+        f"| {r['game']} | {p} | {r['line']} | {r.get('hook', 1)} | `{r['bot']}` | `{r['opponent']}` "
         f"| {r['games']} | {100 * r['win_rate']:.0f} [{100 * r['low']:.0f}, "
         f"{100 * r['high']:.0f}] | {r['share_ratio']:.2f} [{p * r['low']:.2f}, "
         f"{p * r['high']:.2f}] | {r['target']} | {'yes' if r['met'] else 'no'} "
@@ -237,9 +253,9 @@ def markdown(report: dict[str, Any]) -> str:
     """The standing of every line, then every run, as Markdown tables."""
     out = [
         "## Standing: every line at its largest run\n",
-        "| game | p | line | bot | vs | games | win % [95% CI] | × fair [95% CI] | target "
+        "| game | p | line | hook | bot | vs | games | win % [95% CI] | × fair [95% CI] | target "
         "| met | run of |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     out += [f"{_table_row(r)}| {date} |" for date, r in standing(report)]
     out.append("")
@@ -248,10 +264,10 @@ def markdown(report: dict[str, Any]) -> str:
         out.append(f"Machine: `{run['machine']}`, {run['cores']} cores, Python {run['python']}.")
         out.append(f"Command: `{run['command']}`\n")
         out.append(
-            "| game | p | line | bot | vs | games | win % [95% CI] | × fair [95% CI] | target "
+            "| game | p | line | hook | bot | vs | games | win % [95% CI] | × fair [95% CI] | target "
             "| met | bot ms/move | bot sims/s | vs ms/move | vs sims/s |"
         )
-        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in run["rows"]:
             out.append(
                 f"{_table_row(r)}| {r['bot_ms_per_move']:.0f} | {r['bot_sims_per_second']:.0f} "

@@ -125,6 +125,36 @@ def test_a_run_into_a_new_folder_creates_it(tmp_path: Path) -> None:
     assert lines.main(argv) == 0
     rows = json.loads((out / "lines.json").read_text(encoding="utf-8"))["runs"][0]["rows"]
     assert [(r["game"], r["line"], r["games"]) for r in rows] == [("greatwall", "greedy-random", 1)]
+    # The Great Wall's hook is its second: the row and the journal's folder say so.
+    assert rows[0]["hook"] == 2
+    assert (tmp_path / "runs" / "greatwall-2p-greedy-random-hook2" / "games.jsonl").exists()
+
+
+def test_the_standing_takes_a_line_under_its_latest_hook_however_small_the_run() -> None:
+    lines = _lines()
+    row = {
+        "game": "greatwall",
+        "players": 4,
+        "line": "vs-os-hook",
+        "bot": "ismcts",
+        "opponent": "openspiel-ismcts",
+        "win_rate": 0.3,
+        "low": 0.2,
+        "high": 0.4,
+        "share_ratio": 1.2,
+        "target": ">= 1.5x fair",
+        "met": False,
+    }
+    report = {
+        "runs": [
+            {"date": "old hook", "rows": [{**row, "games": 400}]},
+            {"date": "new hook", "rows": [{**row, "games": 200, "hook": 2}]},
+            {"date": "old hook again", "rows": [{**row, "games": 800, "hook": 1}]},
+        ]
+    }
+    assert [date for date, _ in lines.standing(report)] == ["new hook"]
+    shown = lines._table_row(lines.standing(report)[0][1])
+    assert shown.startswith("| greatwall | 4 | vs-os-hook | 2 | `ismcts` |")
 
 
 def test_equal_time_against_random_rollouts_times_openspiel_by_its_own_line() -> None:
