@@ -143,8 +143,11 @@ def test_a_greedy_rollout_step_takes_the_movers_best_successor() -> None:
         ISMCTSBot(state.game, seat, rollout_greedy=1.5)
 
 
-def test_silk_road_rolls_out_greedily_by_default_and_the_caller_may_say_otherwise() -> None:
-    game = tianxia.load_game("silkroad", players=2)
+@pytest.mark.parametrize("name", ["silkroad", "greatwall"])
+def test_greedy_rollouts_by_default_where_measured_and_the_caller_may_say_otherwise(
+    name: str,
+) -> None:
+    game = tianxia.load_game(name, players=2)
     assert ISMCTSBot(game, 0).rollout_greedy == 1.0
     assert ISMCTSBot(game, 0, rollout_greedy=0).rollout_greedy == 0.0
-    assert ISMCTSBot(tianxia.load_game("greatwall"), 0).rollout_greedy == 0.0
+    assert ISMCTSBot(tianxia.load_game("china"), 0).rollout_greedy == 0.0
