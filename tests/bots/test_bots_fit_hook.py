@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
@@ -12,17 +11,12 @@ import numpy as np
 import pytest
 
 import tianxia
-from tianxia.core import CHANCE, Match
-
-FIT = Path(__file__).resolve().parents[2] / "benchmarks" / "bots" / "fit_hook.py"
+from scripts import load_benchmark, play_out
+from tianxia.core import Match
 
 
 def _fit() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_fit_hook", FIT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bots/fit_hook.py")
 
 
 def test_the_fit_recovers_the_weights_that_drew_the_winners() -> None:
@@ -52,12 +46,7 @@ def test_the_fit_reads_each_game_of_a_journal_once(
     lines = [json.dumps({"tournament": {"game": "greatwall"}})]
     for seed in range(6):
         m = Match(game, seed=seed)
-        rng = random.Random(seed)
-        while not m.state.is_terminal():
-            if m.state.current_player() == CHANCE:
-                m.resolve_chance()
-            else:
-                m.play(rng.choice(m.state.legal_actions()))
+        play_out(m, random.Random(seed))
         shares = [1.0 if r == max(m.state.returns()) else 0.0 for r in m.state.returns()]
         lines.append(json.dumps({"index": seed, "shares": shares, "log": m.to_json()}))
     journal.write_text("\n".join([*lines, lines[1]]) + "\n", encoding="utf-8")

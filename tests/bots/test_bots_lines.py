@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
@@ -10,17 +9,12 @@ from types import ModuleType
 import pytest
 
 import tianxia
+from scripts import load_benchmark
 from tianxia.play.runner import BotSpec
-
-LINES = Path(__file__).resolve().parents[2] / "benchmarks" / "bots" / "lines.py"
 
 
 def _lines() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_lines", LINES)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bots/lines.py")
 
 
 def test_our_options_reach_our_entrant_only_and_every_entrant_is_a_bot() -> None:

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tianxia
+from scripts import play_out
 from tianxia.core import CHANCE, Match
 from tianxia.core.match import sample_chance
 from tianxia.games.greatwall.position import position
@@ -138,12 +139,7 @@ def test_every_game_ends_within_the_declared_length() -> None:
         for seed in range(3):
             game = tianxia.load_game("greatwall", players=players)
             m = Match(game, seed=seed)
-            rng = random.Random(seed)
-            while not m.state.is_terminal():
-                if m.state.current_player() == CHANCE:
-                    m.resolve_chance()
-                else:
-                    m.play(rng.choice(m.state.legal_actions()))
+            play_out(m, random.Random(seed))
             assert len(m.log) <= game.info.max_game_length
             assert abs(sum(m.state.returns())) < 1e-9
 
