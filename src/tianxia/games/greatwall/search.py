@@ -184,8 +184,8 @@ def win_features(s: GreatWallState) -> tuple[list[list[float]], float]:
 
 def _weights(n: int, share: float) -> list[float]:
     """The win model's weights for `n` seats with `share` of all cards still to play."""
-    # Three and five seats use the nearest table size fitted (docs/bots.md).
-    base, slope = WIN_WEIGHTS[n] if n in WIN_WEIGHTS else WIN_WEIGHTS[2 if n < 3 else 4]
+    # Three and five seats, without lines to fit on, use four seats' (docs/bots.md).
+    base, slope = WIN_WEIGHTS.get(n, WIN_WEIGHTS[4])
     return [b + share * c for b, c in zip(base, slope)]
 
 
@@ -204,8 +204,9 @@ def _logits(s: GreatWallState) -> list[float]:
 def win_chances(s: GreatWallState) -> list[float]:
     """Each seat's chance of winning under the win model (a finished game: its winners)."""
     if s.to_move < -1:
-        best = max(s.returns())
-        winners = [r == best for r in s.returns()]
+        returns = s.returns()
+        best = max(returns)
+        winners = [r == best for r in returns]
         return [1.0 / sum(winners) if w else 0.0 for w in winners]
     logits = _logits(s)
     top = max(logits)
