@@ -4,7 +4,8 @@
 
 A game's search room that offers `win_features(state)` (per seat, the features named by
 `WIN_FEATURES`, and the share of the game still to play) scores a position by a
-conditional logit: seat i wins with chance softmax_i(sum_f (b_f + share * c_f) x_if).
+conditional logit (`tianxia.core.winmodel`): seat i wins with chance
+softmax_i(sum_f (b_f + share * c_f) x_if).
 This script replays the games in tournament journals (`games.jsonl`, as `tianxia
 tournament` and `lines.py` write them; a game found in several journals counts once),
 takes the features at every `--every`-th decision and the game's final shares (a tie
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             [round(float(v), args.digits) for v in w[:half]],
             [round(float(v), args.digits) for v in w[half:]],
         )
-    print("WIN_WEIGHTS: dict[int, tuple[tuple[float, ...], tuple[float, ...]]] = {")
+    print("WIN_WEIGHTS: winmodel.Weights = {")
     for n, (base, slope) in table.items():
         print(f"    {n}: (")
         for part in (base, slope):

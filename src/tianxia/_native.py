@@ -59,6 +59,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "tianxia.core.events",
         "tianxia.core.game",
         "tianxia.core.log",
+        "tianxia.core.winmodel",
         *(f"tianxia.games.{g}.{m}" for g in ("emperor", "mandarin") for m in ("rules", "search")),
     ),
     "tianxia_native_b": tuple(

@@ -58,4 +58,4 @@ def test_the_fit_reads_each_game_of_a_journal_once(
     assert fit.main(["greatwall", str(journal), "--every", "1"]) == 0
     printed = capsys.readouterr()
     assert "2 seats: 6 games" in printed.err
-    assert printed.out.startswith("WIN_WEIGHTS: dict[int,")
+    assert printed.out.startswith("WIN_WEIGHTS: winmodel.Weights = {")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import math
 import random
 
+from tianxia.core import winmodel
 from tianxia.games.greatwall.data import KINDS
 from tianxia.games.greatwall.rules import section_present, section_qualifies, section_totals
 from tianxia.games.greatwall.state import GreatWallState, Phase
@@ -72,7 +72,7 @@ WIN_FEATURES: tuple[str, ...] = (
     "hand",
     "to_move",
 )
-WIN_WEIGHTS: dict[int, tuple[tuple[float, ...], tuple[float, ...]]] = {
+WIN_WEIGHTS: winmodel.Weights = {
     2: (
         (
             0.4171,  # fame
@@ -182,44 +182,18 @@ def win_features(s: GreatWallState) -> tuple[list[list[float]], float]:
     return rows, left / (n * sum(g.card_copies))
 
 
-def _weights(n: int, share: float) -> list[float]:
-    """The win model's weights for `n` seats with `share` of all cards still to play."""
-    # Three and five seats, without lines to fit on, use four seats' (docs/bots.md).
-    base, slope = WIN_WEIGHTS.get(n, WIN_WEIGHTS[4])
-    return [b + share * c for b, c in zip(base, slope)]
-
-
-def _logits(s: GreatWallState) -> list[float]:
-    rows, share = win_features(s)
-    w = _weights(s.game.players, share)
-    out: list[float] = []
-    for row in rows:
-        x = 0.0
-        for wi, f in zip(w, row):
-            x += wi * f
-        out.append(x)
-    return out
-
-
 def win_chances(s: GreatWallState) -> list[float]:
     """Each seat's chance of winning under the win model (a finished game: its winners)."""
     if s.to_move < -1:
-        returns = s.returns()
-        best = max(returns)
-        winners = [r == best for r in returns]
-        return [1.0 / sum(winners) if w else 0.0 for w in winners]
-    logits = _logits(s)
-    top = max(logits)
-    e = [math.exp(x - top) for x in logits]
-    total = sum(e)
-    return [v / total for v in e]
+        return winmodel.winners_chances(s.returns())
+    rows, share = win_features(s)
+    return winmodel.chances(WIN_WEIGHTS, rows, share)
 
 
 def heuristic_terms(s: GreatWallState, seat: int) -> dict[str, float]:
     """What each feature adds to the seat's score in the win model (its logit)."""
     rows, share = win_features(s)
-    weights = _weights(s.game.players, share)
-    return {name: w * f for name, w, f in zip(WIN_FEATURES, weights, rows[seat])}
+    return winmodel.terms(WIN_WEIGHTS, WIN_FEATURES, rows, share, seat)
 
 
 def heuristic(s: GreatWallState, seat: int) -> float:
@@ -228,12 +202,11 @@ def heuristic(s: GreatWallState, seat: int) -> float:
 
 
 def heuristics(s: GreatWallState) -> list[float]:
-    """Every seat's expected return under the win model: a winner alone gets 1 and a loser
-    -1/(n-1) (GW-5.4), so a seat with chance c expects (n c - 1) / (n - 1)."""
-    n = s.game.players
+    """Every seat's expected return under the win model (a winner alone gets 1 and a
+    loser -1/(n-1), GW-5.4)."""
     if s.to_move < -1:
         return list(s.returns())
-    return [(n * c - 1.0) / (n - 1) for c in win_chances(s)]
+    return winmodel.expected_returns(win_chances(s))
 
 
 MAX_SEATS = 5
