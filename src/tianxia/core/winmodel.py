@@ -33,9 +33,11 @@ def logits(rows: list[list[float]], w: list[float]) -> list[float]:
     return out
 
 
-def chances(table: Weights, rows: list[list[float]], share: float) -> list[float]:
-    """Each seat's chance of winning: the softmax of its logit over the seats."""
-    z = logits(rows, weights(table, len(rows), share))
+def chances(table: Weights, rows: list[list[float]], share: float, players: int = 0) -> list[float]:
+    """Each row's chance of winning: the softmax of its logit over the rows. `players`,
+    the table size whose weights apply, defaults to one seat a row (a game where some
+    seats are out of the running passes its own)."""
+    z = logits(rows, weights(table, players or len(rows), share))
     top = max(z)
     e = [math.exp(x - top) for x in z]
     total = sum(e)

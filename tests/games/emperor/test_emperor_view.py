@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import tianxia
 from tianxia import IllegalActionError, NotationError
 from tianxia.core import Match
+from tianxia.games.emperor import search
 from tianxia.games.emperor.game import EmperorGame
 from tianxia.games.emperor.position import play, position
 
@@ -141,6 +142,58 @@ def test_heuristic_favours_the_stronger_state() -> None:
     assert set(s.heuristic_terms(0)) >= {"score", "units", "provinces", "markers", "yang_cards"}
 
 
+def test_the_win_model_reads_each_state_and_its_chances_give_the_hook() -> None:
+    s = position(G2, {"hopeh": (0, 9), "honan": (0, 9), "korea": (1, 1)})
+    rows, share = search.win_features(s)
+    f = {name: [row[i] for row in rows] for i, name in enumerate(search.WIN_FEATURES)}
+    assert f["score"] == [float(x) for x in s.scores()]
+    assert f["units"] == [18.0, 1.0]
+    assert f["to_move"] == [1.0, 0.0]
+    assert share == 1 - s.turn / G2.tables.turns
+    chances = search.win_chances(s)
+    assert sum(chances) == pytest.approx(1.0) and chances[0] > chances[1]
+    assert s.heuristics() == pytest.approx([2 * c - 1 for c in chances])
+    assert tuple(s.heuristic_terms(0)) == search.WIN_FEATURES
+
+
+def test_the_win_model_gives_no_chance_to_a_junior_or_an_eliminated_state() -> None:
+    # A junior partner and an eliminated state cannot win (EM-9.3): the rest share it all,
+    # and the hook is the expected return, a loser's for them.
+    s = position(G3, {"hopeh": (1, 2), "honan": (1, 9), "korea": (2, 2)}, senior=(1, 1, 2))
+    chances = search.win_chances(s)
+    assert chances[0] == 0.0 and sum(chances) == pytest.approx(1.0)
+    assert s.heuristic(0) == -0.5
+    assert sum(s.heuristics()) == pytest.approx(0.0, abs=1e-12)
+    out = position(G3, {"honan": (1, 9), "korea": (2, 2)})
+    assert search.win_chances(out)[0] == 0.0
+    # Sharing his senior's result, a junior wins with him: both get the state's chance.
+    g = tianxia.load_game("emperor", players=3, merger_result="shared")
+    shared = position(g, {"hopeh": (1, 2), "honan": (1, 9), "korea": (2, 2)}, senior=(1, 1, 2))
+    c = search.win_chances(shared)
+    assert c[0] == c[1] and c[1] + c[2] == pytest.approx(1.0)
+    assert sum(shared.heuristics()) == pytest.approx(0.0, abs=1e-12)
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10_000))
+def test_the_hook_is_zero_sum_and_in_range_through_a_game(players: int, seed: int) -> None:
+    from tianxia.core.match import sample_chance
+
+    g = tianxia.load_game("emperor", players=players)
+    rng = random.Random(seed)
+    s = g.new_initial_state()
+    for _ in range(150):
+        if s.is_terminal():
+            break
+        h = s.heuristics()
+        assert all(-1.0 <= v <= 1.0 for v in h)
+        assert sum(h) == pytest.approx(0.0, abs=1e-9)
+        assert h == [s.heuristic(x) for x in range(players)]
+        s = s.apply(
+            sample_chance(s, rng) if s.current_player() < 0 else rng.choice(s.legal_actions())
+        )
+
+
 def test_observation_tensor_has_a_fixed_length_and_hides_others_cards() -> None:
     a = position(G3, HOLD, hands={1: {"water": 1, "flood": 1}})
     b = position(G3, HOLD, hands={1: {"mountains": 2}})
@@ -245,11 +298,12 @@ def test_heuristic_scores_a_merger_put_off_until_after_phase_5_as_done() -> None
         {"hopeh": (1, 2), "honan": (1, 9), "korea": (2, 2)},
         senior=(1, 1, 2),
         phase="assign yang",
-    )
+    ).replace(turn=s.turn, player=s.player)  # the same turn, still the junior's
     assert [s.heuristic(x) for x in range(3)] == pytest.approx(
         [done.heuristic(x) for x in range(3)]
     )
-    assert s.heuristic(0) < -0.95
+    # A junior partner's result cannot be a win: he expects a loser's return (EM-9.3).
+    assert s.heuristic(0) == -0.5
 
 
 OLD_SAVE = (

@@ -366,7 +366,13 @@ def returns(s: S) -> list[float]:
         return [0.0] * n
     sc = seat_scores(s)
     best = max(sc)
-    win = [sc[i] == best for i in range(n)]
+    return result([sc[i] == best for i in range(n)])
+
+
+def result(win: list[bool]) -> list[float]:
+    """Each seat's return when the seats marked in `win` win (EM-9.3): they share what
+    the losers pay, the larger side getting or paying 1 a seat; all 0 when nobody loses."""
+    n = len(win)
     w = sum(win)
     lose = n - w
     if lose == 0:

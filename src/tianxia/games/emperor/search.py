@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 import random
 from typing import TYPE_CHECKING
 
+from tianxia.core import winmodel
 from tianxia.core.constants import CHANCE, TERMINAL
 from tianxia.core.game import State
 from tianxia.games.emperor import rules
@@ -159,49 +159,158 @@ def resample(s: EmperorState, seat: int, rng: random.Random) -> State:
     return s.replace(hands=tuple(hands), yang_deck=tuple(rest), fresh=fresh)
 
 
-def heuristic_terms(s: EmperorState, seat: int) -> dict[str, float]:
+# 2: the win model below; 1 was the seat's points lead over the best other seat,
+# squashed by tanh.
+HOOK_VERSION = 2
+
+# The win model (tianxia.core.winmodel): each state still in the game wins with a chance
+# that is the softmax over those states of a weighted sum of its features, the weights
+# moving linearly with the share of the game's turns still to come. Fitted to the outcomes
+# of the benchmark's games by benchmarks/bots/fit_hook.py, which prints this table; keyed
+# by the number of seats. Only four seats' are kept, and serve every table size: the
+# two-seat fit (400 games) gave units a negative weight, an artefact of too few games
+# (docs/bots.md). The points are
+# the sum of units, yang cards, twice the provinces and the markers' points (EM-9.1), so
+# the weights of those five share out one effect and read only together.
+WIN_FEATURES: tuple[str, ...] = (
+    "score",
+    "units",
+    "provinces",
+    "markers",
+    "yang_cards",
+    "claim",
+    "to_move",
+)
+WIN_WEIGHTS: winmodel.Weights = {
+    4: (
+        (
+            0.0297,  # score
+            0.0588,  # units
+            0.1772,  # provinces
+            -0.0005,  # markers
+            -0.0626,  # yang_cards
+            -1.0432,  # claim
+            -0.2059,  # to_move
+        ),
+        (
+            -0.016,  # score
+            0.0205,  # units
+            -0.1284,  # provinces
+            0.4766,  # markers
+            0.2905,  # yang_cards
+            0.3138,  # claim
+            -0.0234,  # to_move
+        ),
+    ),
+}
+
+
+def win_features(s: EmperorState) -> tuple[list[list[float]], float]:
+    """Per seat, the features named by `WIN_FEATURES`; and the share of the game's turns
+    still to come (1 at the start, 0 at the last turn).
+
+    score: the seat's points as they stand (EM-9.1); units, provinces (held or
+    influenced), markers (their points) and yang_cards of its state; claim: 1 when its
+    state ended its last turn holding the provinces that win if still held at its next
+    (EM-3.3); to_move: 1 for the seat whose turn it is. A junior partner's own state is
+    empty (only its points count, 0 unless it shares its senior's result, EM-9.3).
+    """
+    n = s.game.players
+    t = s.game.tables
     shared = rules.shared_result(s)
-    # a junior partner's own state is empty unless he shares his senior's result
-    r = s.senior[seat] if shared else seat
-    c = s.t.c
-    marker_pts = sum(
-        sum(k * v for k, v in zip(s.markers[p], c.marker_points))
-        for p, o in enumerate(s.owner)
-        if o == r
-    )
     scores = rules.seat_scores(s)
-    others = [
-        scores[x] for x in range(s.game.players) if (s.senior[x] != r if shared else x != seat)
-    ]
-    return {
-        "score": float(scores[seat]),
-        "units": float(rules.realm_units(s, r)),
-        "provinces": float(rules.control(s, r)),
-        "markers": float(marker_pts),
-        "yang_cards": float(sum(s.hands[r])),
-        "best_other": float(max(others) if others else 0),
-    }
+    points = t.marker_points
+    rows: list[list[float]] = []
+    for seat in range(n):
+        r = s.senior[seat] if shared else seat
+        if s.senior[r] != r:
+            rows.append([float(scores[seat]), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+            continue
+        markers = 0
+        for p, o in enumerate(s.owner):
+            if o == r:
+                markers += sum(k * v for k, v in zip(s.markers[p], points))
+        rows.append(
+            [
+                float(scores[seat]),
+                float(rules.realm_units(s, r)),
+                float(rules.control(s, r)),
+                float(markers),
+                float(sum(s.hands[r])),
+                1.0 if s.claims[r] else 0.0,
+                1.0 if s.player == seat else 0.0,
+            ]
+        )
+    return rows, max(0.0, 1.0 - s.turn / t.turns)
+
+
+def _realm_chances(s: EmperorState) -> tuple[list[int], list[float]]:
+    """The states still in the game (their seniors) and each one's chance of winning."""
+    rows, share = win_features(s)
+    realms = [x for x in range(s.game.players) if rules.is_alive(s, x)]
+    if not realms:
+        return [], []
+    chances = winmodel.chances(WIN_WEIGHTS, [rows[r] for r in realms], share, s.game.players)
+    return realms, chances
+
+
+def _winners(s: EmperorState, realm: int) -> list[bool]:
+    """The seats that win if `realm` wins: its senior, and its juniors when they share
+    his result (EM-9.3)."""
+    if rules.shared_result(s):
+        return [x == realm for x in s.senior]
+    return [x == realm for x in range(s.game.players)]
+
+
+def win_chances(s: EmperorState) -> list[float]:
+    """Each seat's chance that its result is a win under the win model (a finished game:
+    its winners share 1)."""
+    if s.phase == END:
+        return winmodel.winners_chances(rules.returns(s))
+    out = [0.0] * s.game.players
+    for realm, c in zip(*_realm_chances(s)):
+        for x, won in enumerate(_winners(s, realm)):
+            if won:
+                out[x] += c
+    return out
+
+
+def _expected(s: EmperorState) -> list[float]:
+    """Every seat's expected return: each state's chance of winning times what each seat
+    gets if it does (EM-9.3, the winners sharing what the losers pay)."""
+    out = [0.0] * s.game.players
+    for realm, c in zip(*_realm_chances(s)):
+        for x, r in enumerate(rules.result(_winners(s, realm))):
+            out[x] += c * r
+    return out
+
+
+def heuristic_terms(s: EmperorState, seat: int) -> dict[str, float]:
+    """What each feature adds to the seat's score in the win model (its logit)."""
+    rows, share = win_features(s)
+    return winmodel.terms(WIN_WEIGHTS, WIN_FEATURES, rows, share, seat)
 
 
 def heuristics(s: EmperorState) -> list[float]:
-    return [heuristic(s, seat) for seat in range(s.game.players)]
-
-
-def heuristic(s: EmperorState, seat: int) -> float:
-    """Lead over the best other seat in points, squashed into [-1, 1].
+    """Every seat's expected return under the win model.
 
     A merger agreed but put off until after phase 5 is scored as done; while a merger
     offer awaits its reply, acceptance and refusal count as equally likely.
     """
     if s.phase == END:
-        return float(rules.returns(s)[seat])
+        return [float(r) for r in rules.returns(s)]
     if s.merge is not None:
-        return _value(_merged(s, *s.merge), seat)
-    value = _value(s, seat)
+        return _expected(_merged(s, *s.merge))
+    values = _expected(s)
     if s.phase == REPLY:
         other = s.decider if s.battle is None else s.owner[s.battle[1]]
-        value = (value + _value(_merged(s, *rules.stronger(s, s.player, other)), seat)) / 2
-    return value
+        accepted = _expected(_merged(s, *rules.stronger(s, s.player, other)))
+        values = [(v + a) / 2 for v, a in zip(values, accepted)]
+    return values
+
+
+def heuristic(s: EmperorState, seat: int) -> float:
+    return heuristics(s)[seat]
 
 
 def _merged(s: EmperorState, senior: int, junior: int) -> EmperorState:
@@ -213,15 +322,6 @@ def _merged(s: EmperorState, senior: int, junior: int) -> EmperorState:
         owner=tuple(senior if o == junior else o for o in s.owner),
         hands=tuple(hands),
     )
-
-
-def _value(s: EmperorState, seat: int) -> float:
-    if rules.shared_result(s) and len({s.senior[x] for x in range(s.game.players)}) == 1:
-        # One state is left and every seat shares its result, which returns() scores as 0.
-        return 0.0
-    terms = heuristic_terms(s, seat)
-    scale = max(10.0, terms["score"], terms["best_other"]) / 2
-    return math.tanh((terms["score"] - terms["best_other"]) / scale)
 
 
 def private(s: EmperorState, seat: int) -> tuple[int, ...]:
