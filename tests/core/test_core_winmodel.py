@@ -22,6 +22,15 @@ def test_a_table_size_without_its_own_borrows_the_largest_fitted() -> None:
     assert winmodel.weights(TABLE, 7, 0.0) == winmodel.weights(TABLE, 4, 0.0)
 
 
+def test_rows_of_the_seats_still_in_the_game_take_the_weights_of_the_table_size() -> None:
+    # Two states left of four, all the game still to play: four seats' weights give the
+    # first a logit of 1 against 0, where two seats' would give it 4.
+    rows = [[1.0, 2.0], [0.0, 0.0]]
+    four = winmodel.chances(TABLE, rows, 1.0, 4)
+    assert four[0] == pytest.approx(math.exp(1) / (math.exp(1) + 1))
+    assert winmodel.chances(TABLE, rows, 1.0)[0] == pytest.approx(math.exp(4) / (math.exp(4) + 1))
+
+
 def test_chances_are_the_softmax_of_the_weighted_features() -> None:
     rows = [[1.0, 2.0], [0.0, 0.0]]
     c = winmodel.chances(TABLE, rows, 0.0)
