@@ -102,7 +102,7 @@ def test_ismcts_with_a_time_limit_alone_still_decides() -> None:
         ({"prior_worlds": 0}, "prior_worlds must be >= 1"),
         ({"chance": "ajar"}, "chance must be open, seen or closed"),
         ({"expand": "best"}, "expand must be random or greedy"),
-        ({"opponents": "psychic"}, "opponents must be fused or informed"),
+        ({"opponents": "psychic"}, "opponents must be fused, informed or policy"),
         ({"centre": 2}, "centre must be 0 or 1"),
         ({"widen_power": 1.5}, "widen_power must be in"),
     ],
@@ -301,6 +301,32 @@ def test_informed_opponents_decide_under_the_hand_they_hold(opponents: str) -> N
         assert n.infos is not None
         assert all(sum(hand) == size for hand in n.infos)
         assert all(below.player == 1 - me for below in n.infos.values())
+
+
+def _movers(node: _Node) -> set[int]:
+    """Every seat (or CHANCE) that decides at a node of the tree below `node`."""
+    below = [*node.children.values(), *(node.infos or {}).values()]
+    return {node.player}.union(*(_movers(child) for child in below))
+
+
+@pytest.mark.parametrize("opponents", ["fused", "policy"])
+def test_opponents_played_by_the_policy_leave_only_the_searcher_in_the_tree(
+    opponents: str,
+) -> None:
+    state = _great_wall_on_turn()
+    me = state.current_player()
+    bot = ISMCTSBot(state.game, me, seed=4, opponents=opponents, prior_visits=0, simulations=50)
+    root = _Node(me)
+    for _ in range(300):
+        bot._simulate(root, state.resample_from_infostate(me, bot.rng))
+    movers = _movers(root)
+    assert me in movers
+    assert (1 - me in movers) == (opponents == "fused")
+    if opponents == "policy":
+        # The tree still grows past the other seat's turn to the searcher's next decision.
+        deep = [g for c in root.children.values() for g in c.children.values()]
+        assert any(g.player == me for g in deep)
+    assert bot.act(state) in state.legal_actions()
 
 
 def test_informed_opponents_need_a_game_that_names_private_information() -> None:

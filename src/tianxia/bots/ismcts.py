@@ -81,9 +81,11 @@ class ISMCTSBot(Bot):
             one the mover likes best one ply on, as `greedy` judges it), so that the
             replies of the other seats the tree has weighed least are not random ones.
         opponents: `fused` (another seat's decisions share statistics over every hand the
-            searching seat cannot tell apart) or `informed` (they sit under a node per
+            searching seat cannot tell apart), `informed` (they sit under a node per
             private information that seat holds in the world simulated, as the game's
-            search room names it with `private(state, seat)`; without it, `fused`).
+            search room names it with `private(state, seat)`; without it, `fused`) or
+            `policy` (they are not searched: each plays as in a rollout, and the tree
+            holds only the searching seat's decisions and the chance between them).
         final: the move played: the root action with the most `visits` (ties: the better
             mean), or the best `mean` value (ties: more visits).
         rollout_greedy: the chance that a rollout decision takes the action the mover's
@@ -180,10 +182,12 @@ class ISMCTSBot(Bot):
                 f"{self.NAME}: option expand must be random or greedy, not {o['expand']!r}"
             )
         self.expand_greedy: bool = o["expand"] == "greedy"
-        if o["opponents"] not in ("fused", "informed"):
+        if o["opponents"] not in ("fused", "informed", "policy"):
             raise ValueError(
-                f"{self.NAME}: option opponents must be fused or informed, not {o['opponents']!r}"
+                f"{self.NAME}: option opponents must be fused, informed or policy, "
+                f"not {o['opponents']!r}"
             )
+        self.opponents_play: bool = o["opponents"] == "policy"
         private = getattr(game.search, "private", None)
         self._private: Any = private if o["opponents"] == "informed" else None
         abstract = o["abstract"]
@@ -290,6 +294,11 @@ class ISMCTSBot(Bot):
             legal = state.legal_actions()
             if self._abstract is not None:
                 legal = self._abstract(state, legal)
+            if self.opponents_play and p != seat:
+                # Not searched: the seat plays as in a rollout, and the walk goes on from
+                # the same node to the searching seat's next decision.
+                state = self._policy_step(state, p, legal)
+                continue
             if private is not None and p != seat:
                 # Another seat decides on what it holds in this world, not on statistics
                 # fused over every hand the searching seat cannot tell apart.
@@ -386,11 +395,15 @@ class ISMCTSBot(Bot):
             legal = state.legal_actions()
             if self._abstract is not None:
                 legal = self._abstract(state, legal)
-            if self.rollout_greedy and len(legal) > 1 and rng.random() < self.rollout_greedy:
-                state = self._greedy_step(state, p, legal)
-            else:
-                state = state.apply_unchecked(rng.choice(legal))
+            state = self._policy_step(state, p, legal)
             decisions += 1
+
+    def _policy_step(self, state: State, seat: int, legal: tuple[Action, ...]) -> State:
+        """The rollout policy's move: greedy with chance `rollout_greedy`, else random."""
+        rng = self.rng
+        if self.rollout_greedy and len(legal) > 1 and rng.random() < self.rollout_greedy:
+            return self._greedy_step(state, seat, legal)
+        return state.apply_unchecked(rng.choice(legal))
 
     def _greedy_step(self, state: State, seat: int, legal: tuple[Action, ...]) -> State:
         """The successor `seat` likes best one ply on, chance drawn; ties to the first."""
