@@ -151,3 +151,10 @@ def test_greedy_rollouts_by_default_where_measured_and_the_caller_may_say_otherw
     assert ISMCTSBot(game, 0).rollout_greedy == 1.0
     assert ISMCTSBot(game, 0, rollout_greedy=0).rollout_greedy == 0.0
     assert ISMCTSBot(tianxia.load_game("china"), 0).rollout_greedy == 0.0
+
+
+def test_the_emperor_rolls_out_greedily_at_four_seats_and_at_random_at_two() -> None:
+    four = tianxia.load_game("emperor", players=4)
+    assert ISMCTSBot(four, 0).rollout_greedy == 1.0
+    assert ISMCTSBot(four, 0, rollout_greedy=0).rollout_greedy == 0.0  # the caller's word wins
+    assert ISMCTSBot(tianxia.load_game("emperor", players=2), 0).rollout_greedy == 0.0
