@@ -153,8 +153,11 @@ def test_greedy_rollouts_by_default_where_measured_and_the_caller_may_say_otherw
     assert ISMCTSBot(tianxia.load_game("china"), 0).rollout_greedy == 0.0
 
 
-def test_the_emperor_rolls_out_greedily_at_four_seats_and_at_random_at_two() -> None:
-    four = tianxia.load_game("emperor", players=4)
-    assert ISMCTSBot(four, 0).rollout_greedy == 1.0
-    assert ISMCTSBot(four, 0, rollout_greedy=0).rollout_greedy == 0.0  # the caller's word wins
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_emperor_rolls_out_greedily_from_three_seats_and_at_random_at_two(
+    players: int,
+) -> None:
+    many = tianxia.load_game("emperor", players=players)
+    assert ISMCTSBot(many, 0).rollout_greedy == 1.0
+    assert ISMCTSBot(many, 0, rollout_greedy=0).rollout_greedy == 0.0  # the caller's word wins
     assert ISMCTSBot(tianxia.load_game("emperor", players=2), 0).rollout_greedy == 0.0

@@ -163,16 +163,17 @@ def resample(s: EmperorState, seat: int, rng: random.Random) -> State:
 # squashed by tanh.
 HOOK_VERSION = 2
 
-# ismcts's defaults by table size (benchmarks/bots/RESULTS.md, fourteenth round): at four
-# seats, rollouts that take the mover's best successor by the win model. A budget of 100
-# simulations spread over three rivals' replies leaves few visits per move, and a rollout
-# that plays as the rivals would judges a node better than a random one: head to head
-# against the default at 100 simulations they took 1.34x the fair share (200 games);
-# against greedy 1.68x where random rollouts took 1.35x; against OpenSpiel's IS-MCTS with
-# our hook 1.44x (200 games, random rollouts 1.17x) and, at equal time, 1.60x (1.38x).
-# Each simulation costs about four times as much. Two seats, where every line is met with
+# ismcts's defaults by table size (benchmarks/bots/RESULTS.md, fourteenth round): from
+# three seats on, rollouts that take the mover's best successor by the win model. A budget
+# of 100 simulations spread over the rivals' replies leaves few visits per move, and a
+# rollout that plays as the rivals would judges a node better than a random one. Head to
+# head against the default at 100 simulations they took 1.34x the fair share at three
+# seats (120 games), 1.32x at four (200) and 1.77x at five (100); at four, against greedy
+# 1.68x where random rollouts took 1.35x, and against OpenSpiel's IS-MCTS with our hook
+# 1.44x (200 games, random rollouts 1.17x) and, at equal time, 1.60x (1.38x). Each
+# simulation costs about four times as much. Two seats, where every line is met with
 # random rollouts, keep them.
-SEARCH_DEFAULTS_BY_PLAYERS = {4: {"rollout_greedy": 1.0}}
+SEARCH_DEFAULTS_BY_PLAYERS = {n: {"rollout_greedy": 1.0} for n in (3, 4, 5)}
 
 # The win model (tianxia.core.winmodel): each state still in the game wins with a chance
 # that is the softmax over those states of a weighted sum of its features, the weights
