@@ -25,7 +25,9 @@ Results are appended to `lines.json` and `lines.md` next to this script; `lines.
 opens with the standing, each line at its largest run (the latest of equal size) under
 the game's current evaluation hook: a game's search room declares `HOOK_VERSION` (1 when
 it does not), every row records it, and a journal made under one hook is never resumed
-under another (its folder name carries the version from 2 on).
+under another (its folder name carries the version from 2 on). A line replayed whole from
+its journal (an equal-simulation line rerun to time OpenSpiel for its equal-time line) is
+printed but adds no second row.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from typing import Any
 import tianxia
 from tianxia.play import Tournament
 from tianxia.play.benchmark import open_report, save_report, typical_players
+from tianxia.play.tournament import Journal
 
 HERE = Path(__file__).parent
 LINES = (
@@ -153,9 +156,11 @@ def main(argv: list[str] | None = None) -> int:
                             *([f"hook{hook}"] if hook > 1 else []),
                         ]
                     )
-                    result = plan.run(
-                        workers=args.workers, journal=folder / "games.jsonl", pool=pool
-                    )
+                    journal = folder / "games.jsonl"
+                    # a line its journal already holds whole was recorded by the run that
+                    # finished it; replaying it (to time OpenSpiel again) adds no second row
+                    replayed = len(Journal(journal, plan).load()) >= args.games
+                    result = plan.run(workers=args.workers, journal=journal, pool=pool)
                     result.save(folder)
                     mine, other = result.standings
                     if line in TIMED_BY.values() and other.simulations:
@@ -185,6 +190,9 @@ def main(argv: list[str] | None = None) -> int:
                         "opponent_sims_per_second": other.simulations_per_second,
                         "wall_seconds": time.perf_counter() - started,
                     }
+                    if replayed:
+                        print(f"{_row_text(row)} (replayed from its journal)", flush=True)
+                        continue
                     run["rows"].append(row)
                     print(_row_text(row), flush=True)
                     _save(store, run)

@@ -124,6 +124,29 @@ def test_a_run_into_a_new_folder_creates_it(tmp_path: Path) -> None:
     assert (tmp_path / "runs" / "greatwall-2p-greedy-random-hook2" / "games.jsonl").exists()
 
 
+def test_a_line_replayed_whole_from_its_journal_adds_no_second_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = _lines()
+    out = tmp_path / "report"
+    argv = ["greatwall", "--players", "2", "--lines", "greedy-random", "--games", "2"]
+    argv += ["--workers", "1", "--runs", str(tmp_path / "runs"), "--out", str(out)]
+    assert lines.main(argv) == 0
+    first = capsys.readouterr().out
+    assert lines.main(argv) == 0
+    again = capsys.readouterr().out
+    runs = json.loads((out / "lines.json").read_text(encoding="utf-8"))["runs"]
+    assert sum(len(run["rows"]) for run in runs) == 1
+    # the replay reports the same result, and says where it came from
+    assert "replayed from its journal" in again and "replayed" not in first
+    assert first.rsplit(",", 1)[0] in again  # all but the seconds it took
+    # one more game asked for is played, and that longer line is recorded
+    argv[argv.index("--games") + 1] = "3"
+    assert lines.main(argv) == 0
+    runs = json.loads((out / "lines.json").read_text(encoding="utf-8"))["runs"]
+    assert sorted(row["games"] for run in runs for row in run["rows"]) == [2, 3]
+
+
 def test_the_standing_takes_a_line_under_its_latest_hook_however_small_the_run() -> None:
     lines = _lines()
     row = {
