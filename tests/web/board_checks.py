@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import random
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -12,6 +14,106 @@ from tianxia.core.match import Match
 from tianxia.web.boards import Board, render
 
 SVG = "{http://www.w3.org/2000/svg}"
+
+# A phone: the board scaled to the screen's width, and what a finger and an eye need there.
+PHONE_WIDTH = 390.0
+MIN_TAP = 44.0  # CSS px, each way
+MIN_FONT = 12.0  # CSS px
+_Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+_Matrix = tuple[float, float, float, float, float, float]  # a b c d e f, as SVG writes it
+
+
+def _times(m: _Matrix, n: _Matrix) -> _Matrix:
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (
+        a * a2 + c * b2,
+        b * a2 + d * b2,
+        a * c2 + c * d2,
+        b * c2 + d * d2,
+        a * e2 + c * f2 + e,
+        b * e2 + d * f2 + f,
+    )
+
+
+def _transform(attr: str | None) -> _Matrix:
+    """The matrix of a `transform` attribute (translate, rotate, scale, matrix)."""
+    m: _Matrix = (1, 0, 0, 1, 0, 0)
+    for name, args in re.findall(r"(\w+)\s*\(([^)]*)\)", attr or ""):
+        v = [float(x) for x in re.split(r"[\s,]+", args.strip()) if x]
+        if name == "translate":
+            step: _Matrix = (1, 0, 0, 1, v[0], v[1] if len(v) > 1 else 0.0)
+        elif name == "scale":
+            step = (v[0], 0, 0, v[1] if len(v) > 1 else v[0], 0, 0)
+        elif name == "rotate":
+            r = math.radians(v[0])
+            cx, cy = (v[1], v[2]) if len(v) == 3 else (0.0, 0.0)
+            rot: _Matrix = (math.cos(r), math.sin(r), -math.sin(r), math.cos(r), 0, 0)
+            step = _times(_times((1, 0, 0, 1, cx, cy), rot), (1, 0, 0, 1, -cx, -cy))
+        elif name == "matrix":
+            step = (v[0], v[1], v[2], v[3], v[4], v[5])
+        else:
+            raise AssertionError(f"unknown transform {name}")
+        m = _times(m, step)
+    return m
+
+
+def _corners(el: ET.Element) -> list[tuple[float, float]]:
+    """The corners of a shape's own box (no text: a spot is tapped on its shapes)."""
+    tag = el.tag.removeprefix(SVG)
+    num = lambda k: float(el.get(k) or 0)  # noqa: E731
+    if tag == "rect":
+        x, y, w, h = num("x"), num("y"), num("width"), num("height")
+        return [(x, y), (x + w, y + h), (x + w, y), (x, y + h)]
+    if tag in ("circle", "ellipse"):
+        rx = num("r") if tag == "circle" else num("rx")
+        ry = num("r") if tag == "circle" else num("ry")
+        cx, cy = num("cx"), num("cy")
+        return [(cx - rx, cy - ry), (cx + rx, cy + ry), (cx + rx, cy - ry), (cx - rx, cy + ry)]
+    if tag in ("polygon", "polyline"):
+        v = [float(x) for x in re.split(r"[\s,]+", (el.get("points") or "").strip()) if x]
+        return list(zip(v[0::2], v[1::2]))
+    if tag == "line":
+        return [(num("x1"), num("y1")), (num("x2"), num("y2"))]
+    return []
+
+
+def _box(el: ET.Element, m: _Matrix) -> _Box | None:
+    m = _times(m, _transform(el.get("transform")))
+    pts = [(m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]) for x, y in _corners(el)]
+    boxes = [b for child in el if (b := _box(child, m)) is not None]
+    if pts:
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    if not boxes:
+        return None
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def check_phone(svg: str, phone_width: float = PHONE_WIDTH) -> None:
+    """On a phone `phone_width` CSS px wide showing the whole board's width: every spot
+    can be tapped (its shapes span at least MIN_TAP each way) and every text is at least
+    MIN_FONT high."""
+    root = ET.fromstring(svg)
+    view_box = [float(v) for v in (root.get("viewBox") or "").split()]
+    px = phone_width / view_box[2]  # CSS px per SVG unit
+    for g in root.iter(f"{SVG}g"):
+        if "spot" not in (g.get("class") or "").split():
+            continue
+        box = _box(g, (1, 0, 0, 1, 0, 0))
+        assert box is not None, f"a spot without a shape: {g.get('aria-label')}"
+        w, h = (box[2] - box[0]) * px, (box[3] - box[1]) * px
+        assert min(w, h) >= MIN_TAP - 0.05, (
+            f"{g.get('aria-label')!r} is {w:.0f}x{h:.0f} px to tap on a phone"
+        )
+    for t in root.iter(f"{SVG}text"):
+        size = float(t.get("font-size") or 0) * px
+        assert size >= MIN_FONT - 0.05, f"{''.join(t.itertext())!r} is {size:.1f} px on a phone"
 
 
 def spots(svg: str) -> list[list[str]]:
@@ -38,10 +140,11 @@ def check_board(board: Board, legal: list[str]) -> None:
 
 
 def play_and_check(
-    name: str, players: int, seed: int, steps: int = 400, **options: object
+    name: str, players: int, seed: int, steps: int = 400, phone: bool = False, **options: object
 ) -> dict[str, int]:
     """Play a seeded random game of `name`, rendering every seat and a spectator at every
-    step; returns how many legal actions were placed and listed in all."""
+    step (and, with `phone`, checking each board for a phone too); returns how many legal
+    actions were placed and listed in all."""
     game = load_game(name, players, **options)
     match = Match(game, seed=seed)
     rng = random.Random(seed)
@@ -54,6 +157,8 @@ def play_and_check(
             legal = [str(a) for a in state.legal_actions()] if seat == deciding else []
             board = render(game, view, legal)
             check_board(board, legal)
+            if phone:
+                check_phone(board.svg)
             if seat == deciding:
                 totals["placed"] += len(board.placed)
                 totals["listed"] += len(legal) - len(board.placed)
