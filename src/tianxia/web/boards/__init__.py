@@ -29,6 +29,12 @@ class BoardInput:
     view: Mapping[str, Any]  # the envelope: seat, to_move, terminal, scores, body
     legal: Sequence[str]  # notation, in the engine's order
     gettext: Callable[[str], str] = _same
+    # The one display name of every seat (index = seat): boards name seats by it.
+    names: Sequence[str] = ()
+    # (seat, notation) of the moves other seats (None: chance) made since the viewer's
+    # own last one, as far as the viewer may know them: a board rings what they changed
+    # with the class `recent`.
+    recent: Sequence[tuple[int | None, str]] = ()
 
     @property
     def body(self) -> Mapping[str, Any]:
@@ -40,6 +46,12 @@ class BoardInput:
     def seat(self) -> int | None:
         seat: int | None = self.view["seat"]
         return seat
+
+    def name(self, seat: int) -> str:
+        """A seat's display name, "P1".. where none is known."""
+        if 0 <= seat < len(self.names) and self.names[seat]:
+            return self.names[seat]
+        return f"P{seat + 1}"
 
 
 @dataclass
@@ -57,6 +69,8 @@ def render(
     view: Mapping[str, Any],
     legal: Sequence[str],
     gettext: Callable[[str], str] = _same,
+    names: Sequence[str] = (),
+    recent: Sequence[tuple[int | None, str]] = (),
 ) -> Board:
     """The board of `game` as the viewer of `view` sees it, with `legal` placed on it."""
     try:
@@ -67,7 +81,7 @@ def render(
         # A game without a drawing of its own yet: its moves are all in the list.
         module = import_module("tianxia.web.boards.generic")
     renderer: Renderer = module.render
-    board = renderer(BoardInput(game, game.layout(), view, legal, gettext))
+    board = renderer(BoardInput(game, game.layout(), view, legal, gettext, names, recent))
     unknown = board.placed - set(legal)
     if unknown:
         raise AssertionError(f"{game.NAME} board placed actions that are not legal: {unknown}")
