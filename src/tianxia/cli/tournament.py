@@ -58,7 +58,7 @@ def tournament(
     is written to OUT/games.jsonl at once; the same command run again resumes from it.
     """
     from tianxia.play import GameRecord, Tournament
-    from tianxia.play.tournament import Forecast, default_workers, format_seconds
+    from tianxia.play.tournament import Forecast, Journal, default_workers, format_seconds
 
     if n < 1:
         raise typer.BadParameter("-n must be at least 1")
@@ -72,11 +72,16 @@ def tournament(
         raise typer.BadParameter(str(e)) from e
     console = Console()
     journal = out / "games.jsonl"
+    held = 0
     if fresh:
         journal.unlink(missing_ok=True)
     elif journal.exists():
-        held = max(0, len(journal.read_text(encoding="utf-8").splitlines()) - 1)
-        console.print(f"resuming from {journal}: {held} games already played")
+        # Counted as the run will count them: games of this tournament and length only.
+        try:
+            held = len(Journal(journal, plan).load())
+        except ValueError as e:
+            raise typer.BadParameter(str(e)) from e
+        console.print(f"resuming from {journal}: {held} of {n} games already played")
     with contextlib.ExitStack() as stack:
         pool = None
         if ray is not None:
@@ -91,14 +96,16 @@ def tournament(
         else:
             jobs = workers or default_workers()
         forecast = Forecast(plan, jobs)
-        if n > 1:
+        if n - held > 1:
             forecast.probe()
         with progress_bar(console) as bar:
             task = bar.add_task(f"{game_name} {game.players}p", total=n, left=None, at=0.0)
 
             def on_game(record: GameRecord) -> None:
                 forecast.add(record)
-                if len(forecast.done) == 1 and n > 1:
+                # The journal's games come first; the forecast speaks after the first game
+                # this run plays, and only if more remain.
+                if len(forecast.done) == held + 1 and held + 1 < n:
                     bar.console.print(
                         f"first game: {format_seconds(record.seconds)}; {forecast.summary()}"
                     )
