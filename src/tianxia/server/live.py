@@ -553,7 +553,8 @@ class LiveGame:
 
     async def _rate(self) -> None:
         """Ratings for people across games: each seat ranked by its return; bots are
-        rated too, as `bot:<strength>`; a resigned seat counts as last."""
+        rated too, one identity per strength (`bot:<strength>`, which may hold several
+        seats of one game); a resigned seat counts as last."""
         returns = self.table.state.returns()
         ranked: list[tuple[str, str | None, float]] = []
         for s in self.seats:
@@ -562,8 +563,11 @@ class LiveGame:
                 ranked.append((f"bot:{s['strength']}", f"bot ({s['strength']})", r))
             elif s["player"]:
                 ranked.append((s["player"], s["name"], r))
-        if len({p for p, _, _ in ranked}) != len(ranked) or len(ranked) < 2:
-            return  # one identity in two seats, or nobody to compare: unrated
+        people = [s["player"] for s in self.seats if s["kind"] != "bot" and s["player"]]
+        if any(p.startswith("bot:") for p in people):
+            return  # a person posing as a bot's identity: not rated
+        if len(set(people)) != len(people) or len({p for p, _, _ in ranked}) < 2:
+            return  # one person in two seats (hotseat), or nobody to compare: unrated
         st = self.hub.storage
         try:
             await st.run(st.store.rate, self.row["game"], ranked)

@@ -432,13 +432,22 @@ class Store:
 
     # --- ratings -----------------------------------------------------------------------
     def rate(self, game: str, ranked: Sequence[tuple[str, str | None, float]]) -> None:
-        """Update ratings of `(player, name, return)` for one finished game (openskill)."""
+        """Update ratings of `(player, name, return)` for one finished game (openskill).
+
+        Every seat is its own team. A bot strength may hold several seats (a quick game
+        seats two easy bots): each of its seats is rated from the strength's rating
+        before the game, and the strength takes the mean of its seats' new ratings, so
+        one game counts once for it however many seats it held.
+        """
         from openskill.models import PlackettLuce
 
         model = PlackettLuce()
         with self.write() as c:
-            current = {}
+            current: dict[str, Any] = {}
+            played: dict[str, int] = {}
             for player, _name, _ in ranked:
+                if player in current:
+                    continue
                 row = (
                     c.execute(
                         sa.select(ratings).where(ratings.c.player == player, ratings.c.game == game)
@@ -451,27 +460,28 @@ class Store:
                     if row
                     else model.rating(name=player)
                 )
+                if row:
+                    played[player] = row["games"]
             teams = [[current[p]] for p, _, _ in ranked]
             scores = [r for _, _, r in ranked]
             new = model.rate(teams, scores=scores)
-            for (player, name, _), team in zip(ranked, new):
-                r = team[0]
-                exists = c.execute(
-                    sa.select(ratings.c.games).where(
-                        ratings.c.player == player, ratings.c.game == game
-                    )
-                ).scalar()
-                if exists is None:
+            seats: dict[str, tuple[str | None, list[tuple[float, float]]]] = {}
+            for (player, name, _), team in zip(ranked, new, strict=True):
+                seats.setdefault(player, (name, []))[1].append((team[0].mu, team[0].sigma))
+            for player, (name, updates) in seats.items():
+                mu = sum(u[0] for u in updates) / len(updates)
+                sigma = sum(u[1] for u in updates) / len(updates)
+                if player not in played:
                     c.execute(
                         ratings.insert().values(
-                            player=player, game=game, name=name, mu=r.mu, sigma=r.sigma, games=1
+                            player=player, game=game, name=name, mu=mu, sigma=sigma, games=1
                         )
                     )
                 else:
                     c.execute(
                         ratings.update()
                         .where(ratings.c.player == player, ratings.c.game == game)
-                        .values(name=name, mu=r.mu, sigma=r.sigma, games=exists + 1)
+                        .values(name=name, mu=mu, sigma=sigma, games=played[player] + 1)
                     )
 
     def mark_rated(self, game_id: str) -> None:
@@ -484,6 +494,10 @@ class Store:
             out = [
                 {
                     "player_name": r["name"],
+                    # A bot's strength, so a page can name it in its own language.
+                    "bot": r["player"].removeprefix("bot:")
+                    if r["player"].startswith("bot:")
+                    else None,
                     "rating": r["mu"] - 3 * r["sigma"],
                     "mu": r["mu"],
                     "sigma": r["sigma"],

@@ -97,7 +97,7 @@ async function refresh() {
 async function leaderboard() {
   const rows = await api(`/api/leaderboard/${document.getElementById("lb-game").value}`);
   const body = document.querySelector("#leaderboard tbody");
-  body.replaceChildren(...rows.map((r, i) => el("tr", {}, el("td", { text: i + 1 }), el("td", { text: r.name || r.player }), el("td", { text: Number(r.ordinal ?? r.rating ?? 0).toFixed(1) }), el("td", { text: r.games ?? "" }))));
+  body.replaceChildren(...rows.map((r, i) => el("tr", {}, el("td", { text: i + 1 }), el("td", { text: r.player_name }), el("td", { text: Number(r.ordinal ?? r.rating ?? 0).toFixed(1) }), el("td", { text: r.games ?? "" }))));
 }
 document.getElementById("lb-game").addEventListener("change", leaderboard);
 
