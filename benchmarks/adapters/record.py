@@ -24,6 +24,7 @@ def main() -> None:
         "",
         f"Recorded {m['date']} on {m['cpu']} ({m['cores']} cores), Python {m['python']},",
         f"{m['platform']}; load average {load:.1f} when the run started.",
+        f"Engine: {tianxia._native.summary()}.",
         f"Each figure is {seconds:g} s of seeded random games, each game at its smallest",
         "player count. Regenerate with `.venv/bin/python benchmarks/adapters/record.py`.",
         "",

@@ -154,3 +154,15 @@ def test_render_shows_the_spectator_view() -> None:
     text = e.render()
     assert text is not None
     assert json.loads(text) == e.engine_state.observation(None)
+
+
+def test_api_test_warns_only_of_the_unbounded_observation_space() -> None:
+    """What docs/research.md says `api_test` warns of, and nothing else."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env("greatwall", players=2), num_cycles=20)
+    said = {str(w.message) for w in caught if issubclass(w.category, UserWarning)}
+    assert said == {
+        "Agent's minimum observation space value is -infinity. This is probably too low.",
+        "Agent's maximum observation space value is infinity. This is probably too high",
+    }

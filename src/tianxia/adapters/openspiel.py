@@ -31,6 +31,11 @@ Mapping, for a variant with ``n = num_distinct_actions``:
   has taken each action: fixed length, so lossy about order;
 - `resample_from_infostate`: the engine's, with the seat's recall copied over; the other
   seats' recall in a resampled world starts from their current view (it has no past).
+
+Search these games with OpenSpiel's Python algorithms (``open_spiel.python.algorithms``
+``mcts`` and ``ismcts``): the C++ ``pyspiel.MCTSBot`` and ``pyspiel.ISMCTSBot`` end the
+process with a segmentation fault at their first step on every Tianxia game, as on
+OpenSpiel's own Python games (pyspiel 2.0.2).
 """
 
 from __future__ import annotations
