@@ -188,6 +188,9 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
             if live is None:
                 continue
             summary = live.summary()
+            # The last change (a move, a seat taken): the lobby dates games by it and lets
+            # an open game nobody joins, or a running one nobody plays, leave its list.
+            summary["updated"] = row["updated"]
             if player:
                 summary["your_seats"] = mine
                 summary["your_turn"] = summary["to_move"] in mine and live.status == "running"
@@ -259,6 +262,34 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
         live.kick()
         return {"seat": seat, "resigned": True}
 
+    @app.post("/api/games/{game_id}/rematch")
+    async def rematch(game_id: str, body: SeatSecret, hub: HubDep) -> dict[str, Any]:
+        """A finished game's players play again: a new game of the same title, options,
+        clock and seats (bots at their strengths, people's seats open for them to take).
+        Asked twice, it is the same new game: a game has one rematch."""
+        live = await live_or_404(hub, game_id)
+        await _seat_of(live, hub, body.secret)
+        if live.status != "finished":
+            raise HTTPException(409, "a rematch follows a finished game")
+        async with live.lock:
+            if live.rematch is None:
+                seats = [
+                    f"bot:{s['strength']}" if s["kind"] == "bot" else "open" for s in live.seats
+                ]
+                created = await create_game(
+                    NewGame(
+                        game=live.row["game"],
+                        players=live.row["players"],
+                        options=json.loads(live.row["options"]),
+                        seats=seats,
+                        clock=live.row["clock"],
+                    ),
+                    hub,
+                )
+                live.rematch = str(created["id"])
+                live.broadcast()
+        return {"game": live.rematch}
+
     # --- replays, logs, ratings ------------------------------------------------------------
     def _finished(live: LiveGame) -> None:
         if live.status != "finished":
@@ -282,9 +313,11 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
         seat: Annotated[int | None, Query(ge=0, le=16)] = None,
         board: bool = False,
         lang: Annotated[str, Query(pattern="^(en|nl|de)$")] = "en",
+        marks: bool = False,
     ) -> dict[str, Any]:
         """A finished game action by action: the view of `seat` (default: spectator),
-        with the board as SVG when `board` is asked for."""
+        with the board as SVG when `board` is asked for, and with `marks` the steps a
+        replay stops at when it goes by decision, round or seat."""
         live = await live_or_404(hub, game_id)
         _finished(live)
         m = live.table.match
@@ -299,11 +332,16 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
             "events": m.events_for(seat)[:step],
             "why": {str(k): text for k, (_, text) in live.table.explanations.items()},
         }
+        if marks:
+            from tianxia.web.tableview import replay_marks
+
+            out["marks"] = replay_marks(m)
         if board:
             from tianxia.web.boards import render
             from tianxia.web.i18n import gettext_for
 
-            out["board"] = render(live.game, view, [], gettext_for(lang)).svg
+            names = [str(s["name"]) for s in live.seat_list()]
+            out["board"] = render(live.game, view, [], gettext_for(lang), names).svg
         if lang != "en":
             from tianxia.web.sentences import translate_sentence
 

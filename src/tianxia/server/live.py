@@ -190,6 +190,8 @@ class LiveGame:
         self.takeover: set[int] = set()
         self.replies: dict[str, dict[str, Any]] = {}
         self.chat: list[dict[str, Any]] = []
+        # The game that follows this one when its players asked for a rematch.
+        self.rematch: str | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
         # When the seat now to move was given the move (wall clock, for the move clock).
@@ -347,14 +349,10 @@ class LiveGame:
             clock = float(self.row["clock"])
             msg["clock"] = {"seconds": clock, "deadline": self.turn_started + clock}
         if conn.board:
-            from tianxia.web.boards import render
-            from tianxia.web.i18n import gettext_for
+            # A browser: the board, moves in words, the players' panels, the end.
+            from tianxia.web.tableview import for_the_table
 
-            drawn = render(
-                self.game, envelope, [a["action"] for a in msg["legal"]], gettext_for(conn.lang)
-            )
-            msg["board"] = drawn.svg
-            msg["placed"] = sorted(drawn.placed)
+            msg.update(for_the_table(self, seat, envelope, msg, conn.lang))
         if state.is_terminal():
             # A bot's reasons name the moves it weighed, which can tell what it held:
             # they are shown once the game is over and nothing is hidden any more.
@@ -365,6 +363,8 @@ class LiveGame:
     def attach(self, conn: Connection) -> None:
         """Count `conn` among the game's viewers and send it a view at once."""
         self.conns.add(conn)
+        if conn.seat is not None:
+            self.broadcast()  # the other panels show this seat connected now
         if conn.sender is None or conn.sender.done():
             conn.sender = asyncio.create_task(self._sender(conn))
         conn.view_owed = True
@@ -372,6 +372,8 @@ class LiveGame:
 
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
+        if conn.seat is not None:
+            self.broadcast()  # the other panels show this seat gone
         if conn.sender is not None:
             conn.sender.cancel()
 

@@ -1,0 +1,244 @@
+"""What a browser's table needs beside the engine's view: moves in words, what just
+happened, the players' panels and the summary at the end.
+
+Everything here is read from what the viewer may see: its envelope, the log as
+`events_for` gives it to that viewer, and the seats' public facts (names, kinds, who is
+connected). The page holds no rule; it reads these fields.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from tianxia.core import CHANCE, Match, State
+
+if TYPE_CHECKING:
+    from tianxia.server.live import LiveGame
+
+# How far back "what just happened" looks at most: one round of a seven-seat game with
+# its chance events, and a bound on the work for a viewer who has not moved for long.
+RECENT_LIMIT = 40
+
+_SEAT = re.compile(r"^P[1-9]\s+")
+
+
+def move_text(explain: str, lang: str) -> str:
+    """The move as a button reads: the explanation without its "legal:" prefix and
+    without the mover's own seat as its subject ("Places a house on Chu.1, ...")."""
+    from tianxia.web.i18n import translations
+
+    prefix = str(translations(lang).pgettext("SENTENCE", "legal: {0}")).split("{0}")[0]
+    text = explain
+    for p in (prefix, "legal: "):
+        if p and text.startswith(p):
+            text = text[len(p) :]
+            break
+    text = _SEAT.sub("", text, count=1)
+    return text[:1].upper() + text[1:]
+
+
+def recent_moves(match: Match, viewer: int | None) -> list[tuple[int | None, str]]:
+    """(seat, notation) of the moves since `viewer`'s own last decision, as `viewer` may
+    know them (a move it may not see is left out). A spectator gets the last round: the
+    moves back to the second decision of one seat."""
+    start = match.seq
+    seen: set[int] = set()
+    while start > 0 and match.seq - start < RECENT_LIMIT:
+        who = match.seat_of(start - 1)
+        if who != CHANCE:
+            if viewer is not None and who == viewer:
+                break
+            if viewer is None:
+                if who in seen:
+                    break
+                seen.add(who)
+        start -= 1
+    out: list[tuple[int | None, str]] = []
+    for e in match.events_for(viewer, since=start):
+        if e.get("action") is not None:
+            out.append((e["seat"], str(e["action"])))
+    return out
+
+
+def _ends_game(state: State, action: str) -> bool:
+    try:
+        return state.apply(state.to_action(action)).is_terminal()
+    except Exception:  # a move the engine would refuse asks nothing
+        return False
+
+
+def confirmations(
+    game_name: str,
+    state: State,
+    legal: Sequence[str],
+    board_input: Any,
+    gettext: Callable[[str], str],
+) -> dict[str, str]:
+    """The moves that ask before they are sent, with what to ask: the title's own
+    questions (`confirm` in its board module), and for every title a move after which
+    the game is over."""
+    try:
+        module = import_module(f"tianxia.web.boards.{game_name}")
+    except ModuleNotFoundError:
+        module = None
+    own = getattr(module, "confirm", None)
+    out: dict[str, str] = {}
+    for action in legal:
+        asked = own(action, board_input) if own is not None else None
+        if asked:
+            out[action] = asked
+        elif _ends_game(state, action):
+            out[action] = gettext("This ends the game. Play this move?")
+    return out
+
+
+def _hand_size(body: Mapping[str, Any], seat: int) -> int | None:
+    sizes = body.get("hand_sizes")
+    if isinstance(sizes, list) and seat < len(sizes) and isinstance(sizes[seat], int):
+        return sizes[seat]
+    players = body.get("players")
+    if isinstance(players, list) and seat < len(players) and isinstance(players[seat], dict):
+        size = players[seat].get("hand_size")
+        if isinstance(size, int):
+            return size
+    return None
+
+
+def players(
+    seats: Sequence[Mapping[str, Any]],
+    envelope: Mapping[str, Any],
+    connected: Mapping[int, int],
+) -> list[dict[str, Any]]:
+    """One panel per seat: the name used everywhere, its public score and hand size,
+    whether it decides now and how many of its players' windows are open."""
+    scores = envelope.get("scores") or []
+    body = envelope.get("body") or {}
+    to_move = envelope.get("to_move")
+    out = []
+    for s in seats:
+        i = int(s["seat"])
+        out.append(
+            {
+                "seat": i,
+                "name": s["name"],
+                "kind": s["kind"],
+                "bot": s["kind"] == "bot" or bool(s.get("bot_playing")),
+                "score": scores[i] if i < len(scores) else None,
+                "hand": _hand_size(body, i),
+                "turn": to_move == i and not envelope.get("terminal"),
+                "connected": connected.get(i, 0),
+            }
+        )
+    return out
+
+
+def summary(state: State, envelope: Mapping[str, Any]) -> dict[str, Any]:
+    """The end: every seat's rank (ties share one), score and, where the observation
+    tells them, the parts its score is made of."""
+    returns = state.returns()
+    ranks = [1 + sum(1 for r in returns if r > mine) for mine in returns]
+    body = envelope.get("body") or {}
+    parts: list[dict[str, Any]] | None = None
+    final = body.get("final")
+    if isinstance(final, list) and all(isinstance(p, dict) for p in final):
+        parts = [dict(p) for p in final]
+        scores = envelope.get("scores") or []
+        for seat, p in enumerate(parts):
+            # What the final scoring did not give was scored during the game.
+            if seat < len(scores) and isinstance(scores[seat], int | float):
+                earlier = scores[seat] - sum(v for v in p.values() if isinstance(v, int | float))
+                if earlier:
+                    p["during the game"] = earlier
+    return {"ranks": ranks, "scores": list(envelope.get("scores") or []), "parts": parts}
+
+
+def for_the_table(
+    live: LiveGame, seat: int | None, envelope: Mapping[str, Any], msg: dict[str, Any], lang: str
+) -> dict[str, Any]:
+    """The fields a browser's view carries beyond the engine's: the board as SVG with the
+    legal moves placed on it, each move's sentence and question, the recent moves, the
+    players' panels, and at the end the summary and the rematch."""
+    from tianxia.web.boards import BoardInput, render
+    from tianxia.web.i18n import gettext_for
+
+    gettext = gettext_for(lang)
+    table = live.table
+    seats = live.seat_list()
+    names = [str(s["name"]) for s in seats]
+    # A spectator's "recent" is the last round; a seat's, what others did since its move.
+    recent = recent_moves(table.match, seat)
+    legal = [str(a["action"]) for a in msg["legal"]]
+    drawn = render(live.game, envelope, legal, gettext, names, recent)
+    asks: dict[str, str] = {}
+    if legal:
+        board_input = BoardInput(
+            live.game, live.game.layout(), envelope, legal, gettext, names, recent
+        )
+        asks = confirmations(live.game.NAME, table.state, legal, board_input, gettext)
+    for entry in msg["legal"]:
+        entry["text"] = move_text(str(entry["explain"]), lang)
+        if entry["action"] in asks:
+            entry["confirm"] = asks[entry["action"]]
+    connected: dict[int, int] = {}
+    for c in live.conns:
+        if c.seat is not None:
+            connected[c.seat] = connected.get(c.seat, 0) + 1
+    out: dict[str, Any] = {
+        "board": drawn.svg,
+        "placed": sorted(drawn.placed),
+        "recent": [list(r) for r in recent],
+        "players": players(seats, envelope, connected),
+    }
+    if table.state.is_terminal():
+        out["summary"] = summary(table.state, envelope)
+        out["rematch"] = live.rematch
+    return out
+
+
+def replay_marks(match: Match) -> dict[str, Any]:
+    """Where a replay stops when it steps by decision: after each decision and the chance
+    events that follow it (a deal, a die), as one step. With them, where each round
+    starts (the observation's `round` or numbered `turn`; else where the seat that
+    decided first decides again) and which seat made each decision."""
+    n = match.seq
+    steps: list[int] = []
+    seats: list[int] = []
+    first = 0
+    while first < n and match.seat_of(first) == CHANCE:
+        first += 1
+    steps.append(first)  # the opening deal folded into the start
+    seats.append(-1)
+    i = first
+    while i < n:
+        who = match.seat_of(i)
+        j = i + 1
+        while j < n and match.seat_of(j) == CHANCE:
+            j += 1
+        steps.append(j)
+        seats.append(who)
+        i = j
+    rounds: list[int] = []
+    last: object = None
+    opener = seats[1] if len(seats) > 1 else -1
+    for k, step in enumerate(steps[:-1]):
+        body = match.history[step].observation(None)
+        mark = body.get("round") if isinstance(body, dict) else None
+        if not isinstance(mark, int):
+            turn = body.get("turn") if isinstance(body, dict) else None
+            mark = turn if isinstance(turn, int) else None
+        if mark is None:
+            # The seat to decide after this step opened the game: a new round.
+            nxt = seats[k + 1] if k + 1 < len(seats) else -1
+            prev = seats[k]
+            if nxt == opener and prev != opener:
+                rounds.append(step)
+            continue
+        if mark != last:
+            rounds.append(step)
+            last = mark
+    if not rounds or rounds[0] != steps[0]:
+        rounds.insert(0, steps[0])
+    return {"decisions": steps, "seats": seats, "rounds": rounds}
