@@ -47,6 +47,13 @@ class BoardInput:
         seat: int | None = self.view["seat"]
         return seat
 
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """A count's sentence in the viewer's language: `singular` where n is 1 in
+        English ("1 unit", "3 units"); `make i18n` extracts both forms."""
+        from tianxia.web.i18n import ngettext_of
+
+        return ngettext_of(self.gettext)(singular, plural, n)
+
     def name(self, seat: int) -> str:
         """A seat's display name, "P1".. where none is known."""
         if 0 <= seat < len(self.names) and self.names[seat]:

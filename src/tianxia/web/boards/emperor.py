@@ -20,7 +20,16 @@ from functools import lru_cache
 from typing import Any
 
 from tianxia.web.boards import Board, BoardInput
-from tianxia.web.boards.svg import INK, document, esc, seat_colour, seat_marker, spot
+from tianxia.web.boards.svg import (
+    INK,
+    document,
+    esc,
+    seat_colour,
+    seat_marker,
+    seat_name,
+    spot,
+)
+from tianxia.web.i18n import ngettext_of
 
 WIDTH = 640.0
 MAP_TOP = 64.0
@@ -235,9 +244,14 @@ def describe(
             phrases.append(_("attack from") + " " + ", ".join(sources))
         elif kind == "move":
             parts = []
+            ngettext = ngettext_of(_)
             for src in dict.fromkeys(a.source for a in group if a.source):
                 ns = [a.n for a in group if a.source == src and a.n is not None]
-                parts.append(f"{name_of(src)} ({_spread(ns)} {_('units')})")
+                parts.append(
+                    ngettext(
+                        "{source} ({n} unit)", "{source} ({n} units)", max(ns, default=0)
+                    ).format(source=name_of(src), n=_spread(ns))
+                )
             phrases.append(_("move in from") + " " + ", ".join(parts))
         elif kind == "retreat":
             phrases.append(_("retreat here"))
@@ -268,15 +282,81 @@ def text(
     )
 
 
-def _seat_name(seat: int) -> str:
-    return f"P{seat + 1}"
+def prompt(
+    body: Mapping[str, Any],
+    names: Sequence[str],
+    name_of: Callable[[str], str],
+    _: Callable[[str], str],
+) -> str:
+    """The decision awaited, in the viewer's language, naming seats as the board does.
 
-
-def _sentence(words: str, names: Mapping[str, str]) -> str:
-    """An engine sentence as the board speaks: the engine counts seats from P0 and writes
-    province ids, the board numbers seats from P1, as the pieces are, and shows names."""
-    words = re.sub(r"\bP(\d+)\b", lambda m: _seat_name(int(m.group(1))), words)
-    return re.sub(r"\b[a-z_]+\b", lambda m: names.get(m.group(0), m.group(0)), words)
+    The observation's `pending` is the engine's English; this says the same from the
+    observation's fields, so it can be translated and names the players by name.
+    """
+    phase = str(body.get("phase", ""))
+    mover = body.get("current_player")
+    turn_player = body.get("turn_player")
+    who = seat_name(names, int(mover)) if isinstance(mover, int) and mover >= 0 else ""
+    turn_name = seat_name(names, int(turn_player)) if isinstance(turn_player, int) else ""
+    battle = body.get("battle") or {}
+    src = name_of(str(battle.get("from", "")))
+    dst = name_of(str(battle.get("to", "")))
+    if phase == "end":
+        return _("The game is over")
+    if phase == "start":
+        count = re.search(r"of (\d+)$", str(body.get("pending") or ""))
+        return _("{seat}: choose start province {n} of {count}").format(
+            seat=who, n=len(body.get("start_chosen") or []) + 1, count=count[1] if count else "?"
+        )
+    if phase == "growth":
+        due = (body.get("growth_due") or [None])[0]
+        if due is None:
+            return _("{seat}: place the new units in one of your provinces").format(seat=who)
+        return _("{seat}: place a unit from the marker in {province} or a neighbour").format(
+            seat=who, province=name_of(str(due))
+        )
+    if phase == "colonisation":
+        return _("{seat}: colonise empty neighbours with 3 units each, or be done").format(seat=who)
+    if phase == "movement":
+        return _("{seat}: move units one border into your own provinces, or be done").format(
+            seat=who
+        )
+    if phase == "expansion":
+        return _("{seat}: attack, offer a merger, or be done").format(seat=who)
+    if phase == "merger reply":
+        if battle:
+            return _("{seat}: answer the defender's merger offer").format(seat=who)
+        return _("{seat}: answer the merger offer of {other}").format(seat=who, other=turn_name)
+    if phase == "defender":
+        return _(
+            "{seat}: defend {province} against the attack from {source}: stand, "
+            "retreat or offer a merger"
+        ).format(seat=who, province=dst, source=src)
+    if phase == "attacker":
+        return _("{seat}: attack {province} from {source}: roll the die or withdraw").format(
+            seat=who, province=dst, source=src
+        )
+    if phase == "die":
+        return _("The die is rolled for the attack on {province}").format(province=dst)
+    if phase == "advance":
+        return _("{seat}: move units from {source} into the conquered {province}").format(
+            seat=who, province=dst, source=src
+        )
+    if phase == "assign yang":
+        return _("{seat}: put your face-down yang card on a province").format(seat=who)
+    if phase == "assign yin":
+        return _("{seat}: put your face-down yin card on one of your provinces").format(seat=who)
+    if phase == "draw yin":
+        return _("The yin card is turned over")
+    if phase == "draw yang":
+        return _("{seat} looks at the yang card drawn").format(seat=turn_name)
+    if phase == "defence":
+        return _("{seat}: play a {card} defence card for {province}, or endure").format(
+            seat=who,
+            card=_(str(body.get("yin_card") or "")),
+            province=name_of(str(body.get("yin_at") or "")),
+        )
+    return _(phase)
 
 
 def _border(a: Place, b: Place, obstacles: Sequence[str], strongest: str) -> str:
@@ -496,6 +576,7 @@ def _seat_rows(
     to_move: object,
     on_seat: Mapping[int, list[str]],
     y: float,
+    names: Sequence[str],
     _: Callable[[str], str],
 ) -> tuple[list[str], set[str], float]:
     """A row a seat: its piece, whose turn, status, score, provinces, units, supply and
@@ -531,7 +612,7 @@ def _seat_rows(
             )
         mid = y + ROW_H / 2
         row.append(seat_marker(seat, MARGIN + 14, mid - 1, 9))
-        who = _seat_name(seat)
+        who = seat_name(names, seat)
         flags = []
         if seat == viewer:
             flags.append(_("you"))
@@ -544,7 +625,7 @@ def _seat_rows(
             row.append(text(MARGIN + 56, mid + 4, " · ".join(flags), 11.5, anchor="start"))
         status = _(str(p.get("status", "")))
         if p.get("senior") is not None and p.get("senior") != seat:
-            status += f" {_('of')} {_seat_name(int(p['senior']))}"
+            status += f" {_('of')} {seat_name(names, int(p['senior']))}"
         if p.get("claim"):
             status += " · " + _("claims 15")
         row.append(text(200, mid + 4, status, 11.5, anchor="start"))
@@ -638,13 +719,21 @@ def render(board: BoardInput) -> Board:
     head = f"{_('Emperor of China')} · {_('turn')} {body.get('turn')} {_('of')} {body.get('turns')}"
     head += f" · {_(str(body.get('phase', '')))}"
     parts.append(text(MARGIN, 22, head, 16, anchor="start", font_weight="bold"))
-    names = {pid: place.name for pid, place in where.items()}
-    pending = _sentence(str(body.get("pending") or ""), names)
-    parts.append(text(MARGIN, 42, pending, 13, anchor="start", font_style="italic"))
+    names = board.names
+    asked = prompt(body, names, name_of, _)
+    parts.append(
+        text(MARGIN, 42, asked, 13, anchor="start", font_style="italic", **{"class": "prompt"})
+    )
     if viewer is not None:
         parts.append(
             f'<g class="you">{seat_marker(viewer, WIDTH - 78, 17, 8)}'
-            + text(WIDTH - 64, 22, _("you are") + f" {_seat_name(viewer)}", 12, anchor="start")
+            + text(
+                WIDTH - 64,
+                22,
+                _("you are {seat}").format(seat=seat_name(names, viewer)),
+                12,
+                anchor="start",
+            )
             + "</g>"
         )
     else:
@@ -684,7 +773,11 @@ def render(board: BoardInput) -> Board:
         inner = _province(where[pid], prov, tags, bool(actions), _)
         if actions:
             owner = prov.get("owner")
-            state = f"{_seat_name(owner)} ×{prov.get('units')}" if owner is not None else _("empty")
+            state = (
+                f"{seat_name(names, owner)} ×{prov.get('units')}"
+                if owner is not None
+                else _("empty")
+            )
             label = f"{where[pid].name} ({state}): " + describe(parsed_on[pid], name_of, body, _)
             parts.append(spot(actions, inner, label))
             placed.update(actions)
@@ -695,7 +788,7 @@ def render(board: BoardInput) -> Board:
     parts.append(_legend(y, _))
 
     y += 36
-    rows, offered, y = _seat_rows(body, viewer, board.view.get("to_move"), on_seat, y, _)
+    rows, offered, y = _seat_rows(body, viewer, board.view.get("to_move"), on_seat, y, names, _)
     parts += rows
     placed |= offered
     if viewer is not None:
@@ -717,41 +810,33 @@ def render(board: BoardInput) -> Board:
     if battle:
         defender = battle.get("defender")
         lines.append(
-            f"{_('Battle')}: {_seat_name(int(battle['attacker']))} {_('attacks')} "
-            f"{name_of(battle['to'])} {_('from')} {name_of(battle['from'])}"
-            + (f", {_('defended by')} {_seat_name(int(defender))}" if defender is not None else "")
+            _("Battle: {seat} attacks {province} from {source}").format(
+                seat=seat_name(names, int(battle["attacker"])),
+                province=name_of(battle["to"]),
+                source=name_of(battle["from"]),
+            )
+            + (
+                ", " + _("defended by {seat}").format(seat=seat_name(names, int(defender)))
+                if defender is not None
+                else ""
+            )
         )
     merge = body.get("merge_pending")
     if merge:
         lines.append(
-            f"{_('Merger')}: {_seat_name(int(merge['junior']))} {_('would join')} "
-            f"{_seat_name(int(merge['senior']))}"
+            _("Merger: {junior} joins the state of {senior} after this turn").format(
+                junior=seat_name(names, int(merge["junior"])),
+                senior=seat_name(names, int(merge["senior"])),
+            )
         )
     returns = body.get("returns")
     if returns:
         lines.append(
             f"{_('Result')}: "
-            + ", ".join(f"{_seat_name(i)} {float(r):+g}" for i, r in enumerate(returns))
+            + ", ".join(f"{seat_name(names, i)} {float(r):+g}" for i, r in enumerate(returns))
         )
     for line in lines:
         parts.append(text(MARGIN, y + 12, line, 12, anchor="start"))
         y += 18
-    log = list(body.get("log") or [])[-4:]
-    if log:
-        y += 4
-        parts.append(text(MARGIN, y + 12, _("Recent"), 12, anchor="start", font_weight="bold"))
-        y += 16
-        for entry in log:
-            parts.append(
-                text(
-                    MARGIN + 8,
-                    y + 12,
-                    _sentence(str(entry), names),
-                    11,
-                    anchor="start",
-                    fill="#444",
-                )
-            )
-            y += 15
     height = y + 10
     return Board(document(WIDTH, height, parts, _("Emperor of China")), placed)

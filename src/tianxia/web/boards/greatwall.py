@@ -431,7 +431,7 @@ class _Drawing:
         sections: list[Mapping[str, Any]] = list(body["sections"])
         parts = [
             text(MARGIN, 22, self._("The Great Wall"), 18, anchor="start", bold=True),
-            text(MARGIN, 44, body.get("pending", ""), 13, anchor="start"),
+            f'<g class="prompt">{text(MARGIN, 44, body.get("pending", ""), 13, anchor="start")}</g>',
         ]
         flags = []
         if body.get("cards_stopped"):

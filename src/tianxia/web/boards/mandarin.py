@@ -648,7 +648,8 @@ class _Drawing:
 
     def head(self) -> str:
         b = self.body
-        out = [text(MARGIN + 4, 19, self.status(), size=15, anchor="start", font_weight="bold")]
+        status = text(MARGIN + 4, 19, self.status(), size=15, anchor="start", font_weight="bold")
+        out = [f'<g class="prompt">{status}</g>']
         turns = int(b.get("turns", 0))
         cap = int(b.get("turn_cap", 0))
         info = self._("turn {n} of {cap}").format(

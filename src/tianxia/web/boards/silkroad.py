@@ -18,7 +18,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tianxia.web.boards import Board, BoardInput
-from tianxia.web.boards.svg import INK, document, esc, seat_colour, seat_label, seat_marker, spot
+from tianxia.web.boards.svg import (
+    INK,
+    document,
+    esc,
+    seat_colour,
+    seat_marker,
+    seat_name,
+    spot,
+)
 
 WIDTH = 600
 MARGIN = 28
@@ -220,6 +228,7 @@ class Painter:
         self.viewer = board.seat
         self.legal = Legal(board.legal)
         self._ = board.gettext
+        self.names = board.names
         self.placed: set[str] = set()
         self.length = int(self.layout.get("length", 80))
         self.starts: list[str] = list(self.layout.get("start_fields", ["A", "B", "C"]))
@@ -229,6 +238,49 @@ class Painter:
         self.to_move = to_move if isinstance(to_move, int) and to_move >= 0 else None
 
     # -- helpers ---------------------------------------------------------------------
+
+    def who(self, seat: int) -> str:
+        return seat_name(self.names, seat)
+
+    def prompt(self) -> str:
+        """The decision awaited, in the viewer's language, naming seats as the board does
+        (the observation's `decision` is the engine's English)."""
+        _ = self._
+        obs = self.obs
+        phase = str(obs.get("phase", ""))
+        mover = self.who(self.to_move) if self.to_move is not None else ""
+        turn_player = obs.get("turn_player")
+        on_turn = self.who(int(turn_player)) if isinstance(turn_player, int) else ""
+        p = obs.get("pending") or {}
+        card = p.get("card")
+        title = f"{card_no(int(card))} {_(self.title(int(card)))}" if card is not None else ""
+        merchant = _(str(p.get("merchant") or ""))
+        if phase == "deal":
+            return _("The hand cards are being dealt")
+        if phase == "place":
+            nxt = next((m for m in obs["merchants"] if m.get("field") is None), None)
+            return _("{seat}: place the {colour} merchant on start field A, B or C").format(
+                seat=mover, colour=_(str(nxt["colour"])) if nxt else ""
+            )
+        if phase == "end":
+            return _("The journey is over")
+        if phase == "turn":
+            return _("{seat}: play a card (A), give one away (B) or call a bazaar (C)").format(
+                seat=mover
+            )
+        if phase == "draw":
+            return _("{seat} draws up to three hand cards").format(seat=on_turn)
+        if phase == "carry":
+            return _("{seat}: choose how {colour} carries out {card}").format(
+                seat=mover, colour=merchant, card=title
+            )
+        if phase == "pick":
+            return _("{seat}: name the merchant {card} means").format(seat=mover, card=title)
+        if phase == "miles":
+            return _("{seat}: share {miles} bazaar miles among your merchants").format(
+                seat=mover, miles=f"{int(p.get('miles') or 0):+d}"
+            )
+        return _(phase)
 
     def spot(self, actions: Sequence[str], inner: str, label: str) -> str:
         if not actions:
@@ -271,7 +323,7 @@ class Painter:
         return (
             f'<g class="merchant" data-colour="{esc(colour)}" data-field="{where}" '
             f'transform="translate({x:.1f},{y:.1f}) scale({scale:.2f})">'
-            f"<title>{esc(self._(colour))} ({seat_label(owner)})</title>{body}</g>"
+            f"<title>{esc(self._(colour))} ({esc(self.who(owner))})</title>{body}</g>"
         )
 
     def merchant_spot(
@@ -283,9 +335,9 @@ class Painter:
             return token
         if actions[0].startswith("miles"):
             steps = ", ".join(a.split()[-1] for a in actions)
-            label = f"{self._(colour)} ({seat_label(owner)}): {self._('bazaar miles')} {steps}"
+            label = f"{self._(colour)} ({self.who(owner)}): {self._('bazaar miles')} {steps}"
         else:
-            label = f"{self._('name the merchant')}: {self._(colour)} ({seat_label(owner)})"
+            label = f"{self._('name the merchant')}: {self._(colour)} ({self.who(owner)})"
         ring = (
             f'<rect x="{x - TOKEN_W / 2 * scale:.1f}" y="{y - TOKEN_H / 2 * scale:.1f}" '
             f'width="{TOKEN_W * scale:.1f}" height="{TOKEN_H * scale:.1f}" rx="5" fill="none" '
@@ -403,15 +455,16 @@ class Painter:
             status = f"{_('The journey is over')}: {ended}"
             silver = list(obs["silver"])
             best = max(silver)
-            winners = [seat_label(i) for i, v in enumerate(silver) if v == best]
+            winners = [self.who(i) for i, v in enumerate(silver) if v == best]
             status += f" · {' & '.join(winners)} {_('wins')}"
         elif self.to_move is not None and self.to_move == self.viewer:
             status += " · " + _("your move")
         out.append(text(MARGIN, 48, status, 13, "start", font_weight="bold"))
-        for i, line in enumerate(wrap(str(obs.get("decision", "")), 80)[:2]):
-            out.append(
-                text(MARGIN, 66 + i * 14, line, 12.5, "start", fill=FAINT, font_style="italic")
-            )
+        lines = [
+            text(MARGIN, 66 + i * 14, line, 12.5, "start", fill=FAINT, font_style="italic")
+            for i, line in enumerate(wrap(self.prompt(), 80)[:2])
+        ]
+        out.append(f'<g class="prompt">{"".join(lines)}</g>')
         return out
 
     def card_lines(self, kind: int) -> list[str]:
@@ -514,7 +567,7 @@ class Painter:
             owner = self.owner_of(str(merchant))
             sub.append(
                 f"{_('for')} {_(str(merchant))}"
-                + (f" ({seat_label(owner)})" if owner is not None else "")
+                + (f" ({self.who(owner)})" if owner is not None else "")
             )
         if mode:
             sub.append(_("played (A)") if mode == "A" else _("given (B)"))
@@ -584,7 +637,7 @@ class Painter:
                 )
             cy = y + (row_h - 4) / 2
             out.append(seat_marker(seat, MARGIN + 14, cy, 10))
-            out.append(text(MARGIN + 30, cy - 2, seat_label(seat), 13, "start", font_weight="bold"))
+            out.append(text(MARGIN + 30, cy - 2, self.who(seat), 13, "start", font_weight="bold"))
             notes = []
             if mine:
                 notes.append(_("you"))

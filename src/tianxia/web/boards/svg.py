@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Sequence
 from html import escape
 
@@ -26,6 +27,23 @@ def esc(text: object) -> str:
 
 def seat_label(seat: int) -> str:
     return f"P{seat + 1}"
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """The one name of `seat` on every face: its player's name, else its P-number."""
+    if 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return seat_label(seat)
+
+
+SEAT_WORD = re.compile(r"\bP(\d+)\b")
+
+
+def named(sentence: str, names: Sequence[str]) -> str:
+    """An engine sentence (which numbers seats P1, P2, ...) with the players' names."""
+    if not names:
+        return sentence
+    return SEAT_WORD.sub(lambda m: seat_name(names, int(m.group(1)) - 1), sentence)
 
 
 def seat_colour(seat: int) -> str:
