@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 from typing import Any
 
@@ -30,7 +31,8 @@ _LOOK = """() => {
     listed: document.querySelectorAll('#moves button.move').length,
     heads: [...document.querySelectorAll('.board-wrap .spot')].map(
         e => JSON.parse(e.dataset.actions || '[""]')[0].split(' ')[0]).concat(
-      [...document.querySelectorAll('#moves button.move')].map(e => e.textContent.split(' ')[0])),
+      [...document.querySelectorAll('#moves button.move')].map(
+        e => (e.dataset.action || e.textContent).split(' ')[0])),
     log: document.querySelectorAll('#log li').length,
     status: document.getElementById('status').textContent,
     over: shown('scores-box'),
@@ -108,24 +110,49 @@ def _click(page: Page, rng: random.Random, seen: dict[str, Any]) -> str:
             target.click(position=centre)
         else:
             target.click()
+        if target.get_attribute("data-pick") is not None:
+            # Picked, not played: then where it goes (a marked target) or one of its
+            # moves without a place (the buttons under the board).
+            targets = page.locator(".board-wrap .spot.target")
+            own = page.locator("#moves button.move")
+            n_targets, n_own = targets.count(), own.count()
+            if not n_targets + n_own:
+                return ""
+            j = rng.randrange(n_targets + n_own)
+            if j < n_targets:
+                place = targets.nth(j)
+                label += " → " + (place.get_attribute("aria-label") or "place")
+                place.click()
+            else:
+                label += " → " + own.nth(j - n_targets).inner_text()
+                own.nth(j - n_targets).click()
         menu = page.locator("#menu")
         if menu.is_visible():
             items = menu.locator("#menu-items button")
             choice = items.nth(rng.randrange(items.count()))
             label += " → " + choice.inner_text()
             choice.click()
+        confirm_if_asked(page)
         return label
     target = listed.nth(k - n_spots)
     label = target.inner_text()
     group = target.locator("xpath=..")
-    if "move-group" in (group.get_attribute("class") or ""):
-        # A long run of moves is one list: pick one of them, then press its button.
-        pick = group.locator("select")
-        options = pick.locator("option")
-        label = options.nth(rng.randrange(options.count())).get_attribute("value") or ""
-        pick.select_option(label)
+    if "stepper" in (group.get_attribute("class") or ""):
+        # A long run of amounts is one number field: type a legal one, then play it.
+        amounts = json.loads(group.get_attribute("data-amounts") or "[]")
+        amount = rng.choice(amounts)
+        group.locator("input.amount").fill(str(amount))
+        label = f"{label} {amount}"
     target.click()
+    confirm_if_asked(page)
     return label
+
+
+def confirm_if_asked(page: Page) -> None:
+    """A move that asks first ("This ends the game...") is played: the person agrees."""
+    box = page.locator("#confirm")
+    if box.count() and box.is_visible():
+        box.locator("#confirm-yes").click()
 
 
 def wait_for_the_next_view(page: Page, log_length: int, status: str | None = None) -> None:

@@ -40,10 +40,9 @@ def move_text(explain: str, lang: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def recent_moves(match: Match, viewer: int | None) -> list[tuple[int | None, str]]:
-    """(seat, notation) of the moves since `viewer`'s own last decision, as `viewer` may
-    know them (a move it may not see is left out). A spectator gets the last round: the
-    moves back to the second decision of one seat."""
+def recent_start(match: Match, viewer: int | None) -> int:
+    """Where "what just happened" begins for `viewer`: after its own last decision (a
+    spectator: the last round, back to the second decision of one seat)."""
     start = match.seq
     seen: set[int] = set()
     while start > 0 and match.seq - start < RECENT_LIMIT:
@@ -56,6 +55,16 @@ def recent_moves(match: Match, viewer: int | None) -> list[tuple[int | None, str
                     break
                 seen.add(who)
         start -= 1
+    return start
+
+
+def recent_moves(
+    match: Match, viewer: int | None, start: int | None = None
+) -> list[tuple[int | None, str]]:
+    """(seat, notation) of the moves since `viewer`'s own last decision, as `viewer` may
+    know them (a move it may not see is left out)."""
+    if start is None:
+        start = recent_start(match, viewer)
     out: list[tuple[int | None, str]] = []
     for e in match.events_for(viewer, since=start):
         if e.get("action") is not None:
@@ -169,7 +178,8 @@ def for_the_table(
     seats = live.seat_list()
     names = [str(s["name"]) for s in seats]
     # A spectator's "recent" is the last round; a seat's, what others did since its move.
-    recent = recent_moves(table.match, seat)
+    start = recent_start(table.match, seat)
+    recent = recent_moves(table.match, seat, start)
     legal = [str(a["action"]) for a in msg["legal"]]
     drawn = render(live.game, envelope, legal, gettext, names, recent)
     asks: dict[str, str] = {}
@@ -190,6 +200,7 @@ def for_the_table(
         "board": drawn.svg,
         "placed": sorted(drawn.placed),
         "recent": [list(r) for r in recent],
+        "recent_from": start + 1,  # the first seq of the log that is recent
         "players": players(seats, envelope, connected),
     }
     if table.state.is_terminal():

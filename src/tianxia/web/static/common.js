@@ -1,8 +1,18 @@
 // Shared by every page: translated strings, who this browser is, the seats it holds.
 "use strict";
 
+// The page's strings: an inline `window.T`, or a JSON data block `#strings` (which a
+// strict content security policy allows where an inline script is not).
+function strings() {
+  if (!window.T) {
+    const block = document.getElementById("strings");
+    try { window.T = block ? JSON.parse(block.textContent) : {}; } catch { window.T = {}; }
+  }
+  return window.T;
+}
+
 function t(text, vars) {
-  let out = (window.T && window.T[text]) || text;
+  let out = strings()[text] || text;
   for (const [k, v] of Object.entries(vars || {})) out = out.replaceAll("{" + k + "}", v);
   return out;
 }

@@ -1,10 +1,20 @@
 // A game's table: one websocket per seat this browser holds (several: hotseat), or one
 // as a spectator. Everything shown comes from the server's view messages; the page
 // knows no rule of any game.
+//
+// The interaction rules every title follows (docs/web.md):
+// - pick then place: a spot with `data-pick` (a card in hand, a piece) is selected by a
+//   click and never plays by itself; the targets its moves go to are marked, its moves
+//   without a target are buttons; a click on a target plays the one move there (or asks
+//   which, in words);
+// - a move the server marks with `confirm` asks first, in words;
+// - a control is disabled while its move is on the way, so a double click plays once;
+// - the board is morphed, not replaced, so a piece keeps its element and CSS moves it.
 "use strict";
 
 const root = document.getElementById("table");
 const gameId = root.dataset.game;
+const gameName = root.dataset.name;
 const $ = (id) => document.getElementById(id);
 
 // A seat link (`/games/ID#s=SECRET`) lets a player return from any device.
@@ -15,27 +25,44 @@ let curtainFor = null; // hotseat: the seat waiting behind the hand-over screen
 let lastMsg = null;
 const events = new Map(); // key -> list of events
 let chat = [];
+let picked = null; // the data-pick key selected on the board
+const PACE_MS = 500; // views that arrive together are shown this far apart
+
+const prefs = {
+  get(name) { return localStorage.getItem("tianxia." + name) === "1"; },
+  set(name, on) { localStorage.setItem("tianxia." + name, on ? "1" : "0"); },
+};
 
 function held() { return Me.seats(gameId); }
 
+// Ids for actions and undos: random, never the clock (two tabs share a clock).
+function newId() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 function connect(key, secret) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const c = { key, secret, ws: null, view: null, seq: 0, retry: 500, pending: new Map() };
+  const c = { key, secret, ws: null, view: null, seq: 0, tries: 0, queue: [], shownAt: 0, timer: null, busy: null };
   conns.set(key, c);
   const open = () => {
     c.ws = new WebSocket(`${proto}://${location.host}/ws/games/${gameId}`);
     c.ws.onopen = () => {
-      c.retry = 500;
-      const hello = { type: "hello", last_seq: c.seq, board: true, lang: window.LANG, player: Me.player() };
+      c.tries = 0;
+      const hello = { type: "hello", last_seq: c.seq, board: true, lang: window.LANG || document.documentElement.lang, player: Me.player() };
       if (secret) hello.secret = secret; else hello.spectator = true;
       c.ws.send(JSON.stringify(hello));
     };
     c.ws.onmessage = (ev) => receive(c, JSON.parse(ev.data));
     c.ws.onclose = () => {
       if (c.closed) return;
+      c.busy = null;
+      // Exponential back-off with jitter: a restarted server is not met by every page
+      // at the same instant.
+      const wait = Math.min(15000, 500 * 2 ** c.tries) * (0.7 + Math.random() * 0.6);
+      c.tries += 1;
       status(t("Connection lost: reconnecting"));
-      setTimeout(open, c.retry);
-      c.retry = Math.min(c.retry * 2, 10000);
+      setTimeout(open, wait);
     };
   };
   open();
@@ -49,25 +76,64 @@ function receive(c, msg) {
       Me.keep(gameId, msg.seat, c.secret);
       conns.delete(c.key); c.key = msg.seat; conns.set(msg.seat, c);
     }
-    // The log grows by the events after `since`; it is redrawn whole only when it was
-    // cut back (an undo) or sent again (the end shows every event whole).
+    // The log grows by the events after `since`; it is cut back when an undo took
+    // events away or the end sends it whole. A view waiting in the queue shows the log
+    // as long as it was when that view came.
     let list = events.get(c.key);
     if (!list || msg.since === 0 || msg.since < list.length) {
       list = (list && msg.since > 0 ? list.slice(0, msg.since) : []);
       events.set(c.key, list);
+      for (const q of c.queue) q.logLength = Math.min(q.logLength, list.length);
     }
     list.push(...msg.events);
-    c.view = msg; c.seq = msg.seq;
-    choose();
+    msg.logLength = list.length;
+    c.seq = msg.seq;
+    c.queue.push(msg);
+    pump(c);
   } else if (msg.type === "refused") {
-    $("refusal").textContent = `${t("Refused")}: ${msg.rule ? msg.rule + ": " : ""}${msg.reason}`;
+    c.busy = null;
+    // A race lost to a move that came first: the next view shows where the game is.
+    if (msg.code === "stale" || msg.code === "conflict") { redrawControls(); return; }
+    refusal(msg);
+    redrawControls();
   } else if (msg.type === "error") {
-    if (msg.code === "unknown_secret") { c.closed = true; c.ws.close(); conns.delete(c.key); start(); return; }
+    if (msg.code === "unknown_secret") {
+      c.closed = true; c.ws.close(); conns.delete(c.key);
+      $("refusal").textContent = t("This seat's link is not valid any more: you watch the game as a spectator.");
+      if (!conns.size) connect("spectator", null);
+      return;
+    }
+    c.busy = null;
     $("refusal").textContent = msg.reason;
+    redrawControls();
   } else if (msg.type === "accepted" || msg.type === "undone") {
-    $("refusal").textContent = "";
+    $("refusal").replaceChildren();
   } else if (msg.type === "chat") {
     if (c.key === firstKey()) { chat.push(msg); drawChat(); }
+  }
+}
+
+// Bots' moves arrive faster than a person can follow: views that come together are
+// shown one after another, PACE_MS apart, unless the newest asks this viewer to move
+// or the queue has grown long (a page coming back from the background catches up).
+function pump(c) {
+  if (c.timer) return;
+  while (c.queue.length) {
+    const next = c.queue[0];
+    const wait = c.shownAt + PACE_MS - Date.now();
+    const urgent = c.queue.length > 4 || c.queue[c.queue.length - 1].legal.length > 0 || document.hidden;
+    if (wait > 0 && !urgent && c.view) {
+      c.timer = setTimeout(() => { c.timer = null; pump(c); }, wait);
+      return;
+    }
+    c.queue.shift();
+    if (urgent && c.queue.length) continue; // skip to the newest: its log holds all
+    const before = c.view;
+    c.view = next;
+    c.busy = null;
+    c.shownAt = Date.now();
+    choose();
+    noticeTurn(c, before, next);
   }
 }
 
@@ -84,6 +150,7 @@ function choose() {
     shown = null;
   }
   if (curtainFor !== null) return drawCurtain();
+  if (shown !== key) picked = null;
   shown = key;
   draw(conns.get(key));
 }
@@ -93,6 +160,7 @@ function drawCurtain() {
   const name = seatName(v, curtainFor);
   $("board").replaceChildren();
   $("moves").replaceChildren();
+  $("details").textContent = "";
   $("curtain").hidden = false;
   $("curtain-text").textContent = t("Pass the device to {name}", { name });
   $("curtain-go").textContent = t("I am {name}: show my hand", { name });
@@ -105,59 +173,190 @@ function seatName(v, seat) {
   return s ? s.name : "P" + (Number(seat) + 1);
 }
 
-function status(text) { $("status").textContent = text; }
-
-function act(c, action) {
-  const id = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);
-  c.ws.send(JSON.stringify({ type: "act", action_id: id, expected_seq: c.view.seq, action }));
+// A seat's swatch: its colour and shape, as its pieces on the board.
+function swatch(seat) {
+  return el("span", { class: "swatch seat" + seat, "aria-hidden": "true", text: String(Number(seat) + 1) });
 }
 
-function explainOf(v, action) {
-  const l = v.legal.find((x) => x.action === action);
-  return l ? l.explain : "";
+// Engine sentences name seats "P1".."P7": the page writes each seat's one name, with
+// its swatch, so the log, the chat and the board agree.
+function withNames(text, v) {
+  const frag = document.createDocumentFragment();
+  const n = v && v.seats ? v.seats.length : 7;
+  let at = 0;
+  for (const m of String(text).matchAll(/\bP([1-7])\b/g)) {
+    const seat = Number(m[1]) - 1;
+    if (seat >= n) continue;
+    frag.append(String(text).slice(at, m.index));
+    frag.append(el("span", { class: "who" }, swatch(seat), seatName(v, seat)));
+    at = m.index + m[0].length;
+  }
+  frag.append(String(text).slice(at));
+  return frag;
+}
+
+function status(text) { $("status").textContent = text; }
+
+function entryOf(v, action) { return v.legal.find((x) => x.action === action); }
+function wordsOf(v, action) { const l = entryOf(v, action); return l ? (l.text || l.explain || action) : action; }
+
+// Plays `action`, asking first when the server says the move deserves a question.
+function play(c, action) {
+  if (c.busy || !c.view) return;
+  const l = entryOf(c.view, action);
+  if (!l) return;
+  if (l.confirm) {
+    ask(l.confirm, wordsOf(c.view, action), () => send(c, action));
+    return;
+  }
+  send(c, action);
+}
+
+function send(c, action) {
+  if (c.busy || !c.ws || c.ws.readyState !== WebSocket.OPEN) return;
+  c.busy = action;
+  picked = null;
+  $("refusal").replaceChildren();
+  c.ws.send(JSON.stringify({ type: "act", action_id: newId(), expected_seq: c.view.seq, action }));
+  redrawControls();
+}
+
+function refusal(msg) {
+  const box = $("refusal");
+  box.replaceChildren(t("Not possible: {reason}", { reason: msg.reason }));
+  const rule = msg.rule || "";
+  if (rule && !/^(SERVER|ENGINE|TABLE)-/.test(rule)) {
+    box.append(" ", el("a", { href: `/rules/${gameName}#${rule}`, target: "_blank", text: t("rule {rule}", { rule }) }));
+  }
+}
+
+function ask(question, what, yes) {
+  const box = $("confirm");
+  $("confirm-text").textContent = question + (what ? " (" + what + ")" : "");
+  $("confirm-yes").textContent = t("Play this move");
+  $("confirm-no").textContent = t("Cancel");
+  const close = () => { box.hidden = true; };
+  $("confirm-yes").onclick = () => { close(); yes(); };
+  $("confirm-no").onclick = close;
+  box.hidden = false;
+  $("confirm-no").focus();
 }
 
 function menu(c, actions, label) {
   const box = $("menu");
   $("menu-h").textContent = label || t("Which move?");
-  $("menu-items").replaceChildren(...actions.map((a) => el("button", {
-    class: "move", title: explainOf(c.view, a), text: a,
-    onclick: () => { box.hidden = true; act(c, a); },
-  })));
+  $("menu-items").replaceChildren(...actions.map((a) => moveButton(c, entryOf(c.view, a) || { action: a }, () => { box.hidden = true; play(c, a); })));
   $("menu-cancel").textContent = t("Cancel");
   $("menu-cancel").onclick = () => { box.hidden = true; };
   box.hidden = false;
   box.querySelector("button").focus();
 }
 
+function moveButton(c, l, onclick) {
+  const b = el("button", { class: "move", "data-action": l.action, onclick }, l.text || l.explain || l.action);
+  if (prefs.get("notation")) b.append(" ", el("code", { class: "notation", text: l.action }));
+  if (l.confirm) b.classList.add("asks");
+  if (c.busy) b.disabled = true;
+  return b;
+}
+
+// --- the board ------------------------------------------------------------------------
+function spotActions(spot) {
+  try { return JSON.parse(spot.dataset.actions || "[]"); } catch { return []; }
+}
+
+function pickSpot(key) {
+  if (key === null) return null;
+  return [...$("board").querySelectorAll(".spot[data-pick]")].find((s) => s.dataset.pick === key) || null;
+}
+
+function activate(spot) {
+  const c = conns.get(shown);
+  if (!c || !c.view || c.busy || curtainFor !== null) return;
+  if (spot.dataset.pick !== undefined) {
+    picked = picked === spot.dataset.pick ? null : spot.dataset.pick;
+    decorate(c);
+    drawMoves(c);
+    return;
+  }
+  let actions = spotActions(spot);
+  const sel = pickSpot(picked);
+  if (sel) {
+    const mine = new Set(spotActions(sel));
+    const both = actions.filter((a) => mine.has(a));
+    if (both.length) actions = both;
+  }
+  if (!actions.length) return;
+  if (actions.length === 1) play(c, actions[0]);
+  else menu(c, actions, spot.getAttribute("aria-label"));
+}
+
+// Marks on the board: the picked thing, the targets its moves go to, the busy state.
+function decorate(c) {
+  const board = $("board");
+  const sel = pickSpot(picked);
+  if (!sel) picked = null;
+  const mine = new Set(sel ? spotActions(sel) : []);
+  for (const spot of board.querySelectorAll(".spot")) {
+    const isPick = spot.dataset.pick !== undefined;
+    if (isPick) {
+      spot.setAttribute("aria-pressed", spot === sel ? "true" : "false");
+      spot.classList.toggle("picked", spot === sel);
+      spot.classList.add("pickable");
+    } else {
+      spot.classList.toggle("target", !!sel && spotActions(spot).some((a) => mine.has(a)));
+    }
+    spot.classList.toggle("busy", !!c.busy);
+    spot.setAttribute("aria-disabled", c.busy ? "true" : "false");
+  }
+  board.classList.toggle("choosing", !!sel);
+}
+
+function drawBoard(v) {
+  const box = $("board");
+  const svg = v.board || "";
+  if (window.Idiomorph && box.firstElementChild) {
+    // Elements keep their identity (by id) across views: CSS moves and fades them.
+    Idiomorph.morph(box, svg, { morphStyle: "innerHTML" });
+  } else {
+    box.innerHTML = svg;
+  }
+}
+
+// One listener for the board, whatever the morph keeps or replaces.
+$("board").addEventListener("click", (e) => {
+  const spot = e.target.closest && e.target.closest(".spot");
+  if (spot && $("board").contains(spot)) activate(spot);
+});
+$("board").addEventListener("keydown", (e) => {
+  const spot = e.target.closest && e.target.closest(".spot");
+  if (spot && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); activate(spot); }
+});
+// What a spot's title tells a mouse, a tap or the keyboard's focus tells too.
+function detail(spot) {
+  const c = conns.get(shown);
+  if (!spot || !c || !c.view) return;
+  const actions = spotActions(spot);
+  let text = spot.getAttribute("aria-label") || "";
+  if (actions.length === 1) text += ": " + wordsOf(c.view, actions[0]);
+  else if (actions.length > 1 && spot.dataset.pick === undefined) text += " · " + t("{n} moves", { n: actions.length });
+  $("details").replaceChildren(withNames(text, c.view));
+}
+$("board").addEventListener("focusin", (e) => detail(e.target.closest && e.target.closest(".spot")));
+$("board").addEventListener("pointerover", (e) => detail(e.target.closest && e.target.closest(".spot")));
+
+// --- drawing a view --------------------------------------------------------------------
 function draw(c) {
   const v = c.view;
   if (!v) return;
   lastMsg = v;
   $("curtain").hidden = true;
   $("menu").hidden = true; // its moves belonged to the view this one replaces
+  $("confirm").hidden = true;
   const env = v.view;
-  // The board: an SVG the server drew from this viewer's observation.
-  $("board").innerHTML = v.board || "";
-  for (const spot of $("board").querySelectorAll(".spot")) {
-    const actions = JSON.parse(spot.dataset.actions);
-    const go = () => (actions.length === 1 ? act(c, actions[0]) : menu(c, actions, spot.getAttribute("aria-label")));
-    spot.addEventListener("click", go);
-    spot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
-    if (actions.length === 1) spot.querySelector("title").textContent += " · " + explainOf(v, actions[0]);
-  }
-  // Moves without a place on the board, as buttons.
-  const placed = new Set(v.placed || []);
-  const rest = v.legal.filter((l) => !placed.has(l.action));
-  // Every move on the board: say where to look rather than head an empty list.
-  $("moves-h").textContent = !placed.size ? t("Moves")
-    : rest.length ? t("Other moves") : t("Your moves are on the board: click a marked piece or place");
-  $("moves-h").classList.toggle("hint", placed.size > 0 && !rest.length);
-  $("moves").replaceChildren(...moveControls(c, rest));
-  $("moves-box").hidden = !v.legal.length;
-  $("undo").hidden = !v.undo;
-  $("undo").textContent = t("Undo");
-  $("undo").onclick = () => c.ws.send(JSON.stringify({ type: "undo", action_id: String(Date.now()), expected_seq: v.seq }));
+  drawBoard(v);
+  decorate(c);
+  drawMoves(c);
   // Whose turn.
   if (v.terminal) status(t("Game over"));
   else if (v.status === "open") status(t("The game waits for every seat to be taken."));
@@ -166,9 +365,10 @@ function draw(c) {
   else status(c.key === "spectator" ? t("Spectating") : "");
   clockDeadline = v.clock ? v.clock.deadline : null;
   tick();
+  drawPlayers(v, c);
   drawSeats(v, c);
   drawLog(v, c);
-  drawScores(v);
+  drawSummary(v, c);
   drawLinks(c);
   $("resign").hidden = c.key === "spectator" || v.terminal || v.status !== "running";
   $("resign").textContent = t("Resign");
@@ -180,29 +380,108 @@ function draw(c) {
   $("chat-h").textContent = t("Chat");
   $("chat-send").textContent = t("Send");
   $("chat-box").hidden = c.key === "spectator";
+  drawPrefs();
 }
 
-// Moves as buttons; a long run of moves with the same first word (bids from 100 to
-// 20,000, say) becomes one list to pick from, so the page stays usable.
+function redrawControls() {
+  const c = conns.get(shown);
+  if (!c || !c.view || curtainFor !== null) return;
+  decorate(c);
+  drawMoves(c);
+}
+
+// The moves beside the board: those without a place on it, and those of the picked
+// thing that have no target (exchanging a card, say), in words.
+function drawMoves(c) {
+  const v = c.view;
+  const placed = new Set(v.placed || []);
+  const sel = pickSpot(picked);
+  let rest = v.legal.filter((l) => !placed.has(l.action));
+  let heading;
+  if (sel) {
+    const onTargets = new Set();
+    for (const spot of $("board").querySelectorAll(".spot:not([data-pick])")) for (const a of spotActions(spot)) onTargets.add(a);
+    const own = spotActions(sel).filter((a) => !onTargets.has(a)).map((a) => entryOf(v, a)).filter(Boolean);
+    heading = t("{what}: choose where it goes on the board, or a move below", { what: sel.getAttribute("aria-label") || "" });
+    rest = [...own, ...rest.filter((l) => !own.includes(l))];
+  } else if (!placed.size) heading = t("Moves");
+  else heading = rest.length ? t("Other moves") : t("Your moves are on the board: click a marked piece or place");
+  $("moves-h").textContent = heading;
+  $("moves-h").classList.toggle("hint", placed.size > 0 && !rest.length && !sel);
+  const controls = moveControls(c, rest);
+  if (sel) controls.unshift(el("button", { class: "unpick", onclick: () => { picked = null; decorate(c); drawMoves(c); } }, t("Put it back")));
+  $("moves").replaceChildren(...controls);
+  $("moves-box").hidden = !v.legal.length;
+  $("moves-box").classList.toggle("busy", !!c.busy);
+  $("undo").hidden = !v.undo;
+  $("undo").disabled = !!c.busy;
+  $("undo").textContent = t("Undo");
+  $("undo").onclick = () => {
+    if (c.busy) return;
+    c.busy = "undo";
+    c.ws.send(JSON.stringify({ type: "undo", action_id: newId(), expected_seq: v.seq }));
+    redrawControls();
+  };
+}
+
+// A number at the end of a move ("bid 400", "miles white +3"): many of one kind become
+// one number field with the legal range, checked against the legal amounts.
+const AMOUNT = /^(.*\S)\s+([+-]?\d+)$/;
+const MANY = 8;
+
 function moveControls(c, moves) {
   const groups = new Map();
+  const order = [];
   for (const l of moves) {
-    const head = l.action.split(" ")[0];
-    if (!groups.has(head)) groups.set(head, []);
-    groups.get(head).push(l);
+    const m = AMOUNT.exec(l.action);
+    const key = m ? "#" + m[1] : "=" + l.action;
+    if (!groups.has(key)) { groups.set(key, []); order.push(key); }
+    groups.get(key).push(l);
   }
   const out = [];
-  for (const [head, list] of groups) {
-    if (list.length <= 8) {
-      for (const l of list) out.push(el("button", { class: "move", title: l.explain, "aria-description": l.explain, text: l.action, onclick: () => act(c, l.action) }));
-      continue;
-    }
-    const sel = el("select", { class: "move-pick", "aria-label": head });
-    for (const l of list) sel.append(el("option", { value: l.action, title: l.explain, text: l.action }));
-    const go = el("button", { class: "move", text: head, onclick: () => act(c, sel.value) });
-    out.push(el("span", { class: "move-group" }, sel, go));
+  for (const key of order) {
+    const list = groups.get(key);
+    if (key.startsWith("#") && list.length > MANY) out.push(stepper(c, key.slice(1), list));
+    else for (const l of list) out.push(moveButton(c, l, () => play(c, l.action)));
   }
   return out;
+}
+
+function stepper(c, head, list) {
+  const amounts = list.map((l) => Number(AMOUNT.exec(l.action)[2])).sort((a, b) => a - b);
+  const byAmount = new Map(list.map((l) => [Number(AMOUNT.exec(l.action)[2]), l]));
+  const steps = amounts.slice(1).map((a, i) => a - amounts[i]);
+  const step = steps.length ? steps.reduce((g, d) => { let a = g, b = d; while (b) [a, b] = [b, a % b]; return a; }) : 1;
+  const id = "amount-" + head.replace(/\W+/g, "-");
+  const input = el("input", { type: "number", id, class: "amount", min: amounts[0], max: amounts[amounts.length - 1], step, value: amounts[0], inputmode: "numeric" });
+  const label = el("label", { for: id, text: t("Amount ({min} to {max})", { min: amounts[0], max: amounts[amounts.length - 1] }) });
+  const words = el("span", { class: "amount-words", "aria-live": "polite" });
+  const go = el("button", { class: "move", disabled: !!c.busy });
+  const current = () => byAmount.get(Number(input.value));
+  const update = () => {
+    const l = current();
+    input.setAttribute("aria-invalid", l ? "false" : "true");
+    go.disabled = !l || !!c.busy;
+    words.textContent = l ? "" : t("Not an amount you may choose");
+    go.replaceChildren(l ? (l.text || l.action) : head);
+    go.dataset.action = l ? l.action : "";
+    if (l && prefs.get("notation")) go.append(" ", el("code", { class: "notation", text: l.action }));
+  };
+  const nudge = (dir) => {
+    const v = Number(input.value);
+    const next = dir > 0 ? amounts.find((a) => a > v) : [...amounts].reverse().find((a) => a < v);
+    if (next !== undefined) { input.value = next; update(); }
+  };
+  input.addEventListener("input", update);
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); if (current()) play(c, current().action); } });
+  go.addEventListener("click", () => { const l = current(); if (l) play(c, l.action); });
+  update();
+  return el("span", { class: "move-group stepper", "data-amounts": JSON.stringify(amounts) },
+    label,
+    el("button", { class: "nudge", "aria-label": t("Less"), onclick: () => nudge(-1) }, "−"),
+    input,
+    el("button", { class: "nudge", "aria-label": t("More"), onclick: () => nudge(1) }, "+"),
+    go, words);
 }
 
 // The move clock: past it, a bot plays the seat until its player is back.
@@ -213,19 +492,40 @@ function tick() {
   const left = Math.max(0, Math.round(clockDeadline - Date.now() / 1000));
   const m = Math.floor(left / 60), s = String(left % 60).padStart(2, "0");
   box.hidden = false;
-  box.textContent = `⏱ ${m}:${s}`;
+  $("clock-left").textContent = `${m}:${s}`;
   box.title = `${left} ${t("seconds left")}`;
 }
 setInterval(tick, 1000);
 
+// The players' strip: one panel per seat, always in view.
+function drawPlayers(v, c) {
+  const list = v.players || v.seats.map((s) => ({ seat: s.seat, name: s.name, kind: s.kind }));
+  $("players").replaceChildren(...list.map((p) => {
+    const li = el("li", { class: "player seat" + p.seat + (p.turn ? " turn" : "") + (p.seat === c.key ? " me" : "") },
+      swatch(p.seat), el("span", { class: "pname", text: p.name }));
+    if (p.seat === c.key) li.append(el("span", { class: "tag you", text: t("you") }));
+    if (p.bot) li.append(el("span", { class: "tag", text: t("bot") }));
+    const facts = el("span", { class: "facts" });
+    if (p.score !== null && p.score !== undefined) facts.append(el("span", { class: "score", text: t("{n} points", { n: p.score }) }));
+    if (p.hand !== null && p.hand !== undefined) facts.append(el("span", { class: "hand", text: t("{n} in hand", { n: p.hand }) }));
+    li.append(facts);
+    if (p.turn) li.append(el("span", { class: "tag turn", text: t("to move") }));
+    if (p.kind === "human") {
+      const on = p.connected > 0;
+      li.append(el("span", { class: "presence " + (on ? "on" : "off"), title: on ? t("connected") : t("away"), text: on ? t("connected") : t("away") }));
+    }
+    return li;
+  }));
+}
+
 function drawSeats(v, c) {
+  $("seats-h").textContent = t("Seats");
   const ul = $("seats");
   ul.replaceChildren(...v.seats.map((s) => {
-    const li = el("li", { class: "seat seat" + s.seat }, el("span", { class: "swatch", "aria-hidden": "true", text: "P" + (s.seat + 1) }), " " + s.name);
+    const li = el("li", { class: "seat seat" + s.seat }, swatch(s.seat), " " + s.name);
     const kind = s.kind === "bot" || s.bot_playing ? t("bot") : s.kind === "open" ? t("open") : t("human");
     li.append(el("span", { class: "tag", text: kind }));
     if (s.seat === c.key) li.append(el("span", { class: "tag you", text: t("you") }));
-    if (v.view.to_move === s.seat && !v.terminal) li.append(el("span", { class: "tag turn", text: "◀" }));
     if (s.kind === "open") li.append(el("button", { class: "take", text: t("Take this seat"), onclick: async () => {
       const name = prompt(t("Your name"), Me.name() || "");
       if (name === null) return;
@@ -238,14 +538,17 @@ function drawSeats(v, c) {
 
 // What the log on screen shows, so a new view only appends its new lines: a long game
 // has thousands, and redrawing them all on every move slows the page to a crawl.
-let logShown = { list: null, n: 0, why: false };
+let logShown = { list: null, n: 0, why: false, recent: "" };
 
 function drawLog(v, c) {
-  const list = events.get(c.key) || [];
+  const all = events.get(c.key) || [];
+  const n = Math.min(v.logLength ?? all.length, all.length);
   const why = v.why || {};
   const hasWhy = Object.keys(why).length > 0;
+  const recentFrom = v.terminal ? Infinity : (v.recent_from ?? Infinity);
   const item = (e) => {
-    const li = el("li", { value: e.seq }, e.text);
+    const li = el("li", { value: e.seq }, withNames(e.text, v));
+    if (e.action && prefs.get("notation")) li.append(" ", el("code", { class: "notation", text: e.action }));
     if (why[e.seq]) {
       const d = el("details", {}, el("summary", { text: t("Why?") }), el("pre", { text: why[e.seq] }));
       li.append(" ", d);
@@ -253,25 +556,63 @@ function drawLog(v, c) {
     return li;
   };
   const ul = $("log");
-  if (logShown.list === list && logShown.why === hasWhy && logShown.n <= list.length && ul.children.length === logShown.n) {
-    if (list.length === logShown.n) return;
-    ul.append(...list.slice(logShown.n).map(item));
+  const key = `${recentFrom}:${prefs.get("notation")}`;
+  if (logShown.list === all && logShown.why === hasWhy && logShown.key === key && logShown.n <= n && ul.children.length === logShown.n) {
+    if (n === logShown.n) return;
+    ul.append(...all.slice(logShown.n, n).map(item));
   } else {
-    ul.replaceChildren(...list.map(item));
+    ul.replaceChildren(...all.slice(0, n).map(item));
   }
-  logShown = { list, n: list.length, why: hasWhy };
-  ul.lastElementChild?.scrollIntoView({ block: "nearest" });
+  // The lines of the moves others made since this viewer's own: marked as on the board.
+  for (const li of ul.children) li.classList.toggle("recent", Number(li.value) >= recentFrom);
+  logShown = { list: all, n, why: hasWhy, key };
+  ul.scrollTop = ul.scrollHeight; // the log's own scroll, never the page's
 }
 
-function drawScores(v) {
+// The end: ranks, scores and their parts, and what to do next.
+function drawSummary(v, c) {
   const box = $("scores-box");
   box.hidden = !v.terminal;
   if (!v.terminal) return;
-  box.querySelector("h2").textContent = t("Scores");
-  const best = Math.max(...v.scores);
-  $("scores").replaceChildren(...v.scores.map((sc, i) => el("tr", {},
-    el("th", { text: seatName(v, i) }), el("td", { text: String(sc) }),
-    el("td", { text: sc === best ? t("Winner") : "" }))));
+  $("summary-h").textContent = t("Game over");
+  const sum = v.summary || { ranks: v.scores.map((s) => 1 + v.scores.filter((x) => x > s).length), scores: v.scores, parts: null };
+  const partNames = sum.parts ? [...new Set(sum.parts.flatMap((p) => Object.keys(p)))] : [];
+  const head = el("tr", {}, el("th", { text: t("Rank") }), el("th", { text: t("Player") }), el("th", { text: t("Score") }),
+    ...partNames.map((k) => el("th", { text: t(k) })));
+  const order = sum.scores.map((_, i) => i).sort((a, b) => sum.ranks[a] - sum.ranks[b]);
+  const rows = order.map((i) => el("tr", { class: sum.ranks[i] === 1 ? "winner" : "" },
+    el("td", { text: sum.ranks[i] === 1 ? t("Winner") : String(sum.ranks[i]) }),
+    el("th", {}, swatch(i), " " + seatName(v, i)),
+    el("td", { class: "num", text: String(sum.scores[i] ?? "") }),
+    ...partNames.map((k) => el("td", { class: "num", text: String((sum.parts[i] || {})[k] ?? "") }))));
+  $("scores").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+  const actions = [];
+  if (c.secret) {
+    const label = v.rematch ? t("Join the rematch") : t("Rematch");
+    actions.push(el("button", { class: "primary", id: "rematch", text: label, onclick: () => rematch(c) }));
+  }
+  actions.push(el("a", { class: "button", href: `/games/${gameId}/replay`, text: t("Replay") }));
+  actions.push(el("a", { class: "button", href: "/", text: t("Back to the lobby") }));
+  $("summary-actions").replaceChildren(...actions);
+}
+
+// Same title, options and seats: this browser takes again the seats it held.
+async function rematch(c) {
+  try {
+    const r = await api(`/api/games/${gameId}/rematch`, { secret: c.secret });
+    const mine = Object.keys(held()).map(Number).sort((a, b) => a - b);
+    const summary = await api(`/api/games/${r.game}`);
+    for (const seat of mine) {
+      const s = summary.seats.find((x) => x.seat === seat);
+      if (s && s.kind === "open") {
+        const res = await api(`/api/games/${r.game}/join`, { seat, name: seatName(c.view, seat), player: Me.player() });
+        Me.keep(r.game, res.seat, res.secret);
+      }
+    }
+    location.href = `/games/${r.game}`;
+  } catch (e) {
+    $("refusal").textContent = e.message;
+  }
 }
 
 function drawLinks(c) {
@@ -283,7 +624,8 @@ function drawLinks(c) {
 }
 
 function drawChat() {
-  $("chat").replaceChildren(...chat.slice(-50).map((m) => el("li", {}, el("strong", { text: "P" + (m.seat + 1) + ": " }), m.text)));
+  const v = lastMsg;
+  $("chat").replaceChildren(...chat.slice(-50).map((m) => el("li", {}, el("span", { class: "who" }, swatch(m.seat), el("strong", { text: seatName(v, m.seat) + ": " })), m.text)));
 }
 
 $("chat-form").addEventListener("submit", (e) => {
@@ -295,11 +637,64 @@ $("chat-form").addEventListener("submit", (e) => {
   $("chat-text").value = "";
 });
 
-document.addEventListener("keydown", (e) => { if (e.key === "Escape") $("menu").hidden = true; });
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Escape") return;
+  if (!$("confirm").hidden) { $("confirm").hidden = true; return; }
+  if (!$("menu").hidden) { $("menu").hidden = true; return; }
+  if (picked !== null) { picked = null; redrawControls(); }
+});
+
+// --- your turn, noticed ------------------------------------------------------------------
+const baseTitle = document.title;
+const icon = document.querySelector("link[rel=icon]");
+const baseIcon = icon ? icon.href : "";
+
+function noticeTurn(c, before, now) {
+  const mine = [...conns.values()].some((x) => x.view && x.view.legal.length);
+  document.title = (mine ? "● " + t("Your turn") + " · " : "") + baseTitle;
+  if (icon) icon.href = mine ? "/static/favicon-turn.svg" : baseIcon;
+  if (!(now.legal.length && !(before && before.legal.length))) return;
+  if (prefs.get("sound")) chime();
+  if (document.hidden && window.Notification && Notification.permission === "granted") {
+    try { new Notification(t("Your turn"), { body: document.querySelector("h1").textContent, tag: "tianxia-" + gameId }); } catch { /* not everywhere */ }
+  }
+}
+
+function chime() {
+  try {
+    const ctx = new (window.AudioContext || window.webkitAudioContext)();
+    const o = ctx.createOscillator(), g = ctx.createGain();
+    o.frequency.value = 660; g.gain.value = 0.08;
+    o.connect(g); g.connect(ctx.destination);
+    o.start(); g.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.4); o.stop(ctx.currentTime + 0.45);
+  } catch { /* no sound here */ }
+}
+
+function drawPrefs() {
+  $("pref-notation-l").textContent = t("Show notation");
+  $("pref-sound-l").textContent = t("Sound on your turn");
+  $("pref-notation").checked = prefs.get("notation");
+  $("pref-sound").checked = prefs.get("sound");
+  const n = $("pref-notify");
+  n.hidden = !window.Notification || Notification.permission !== "default";
+  n.textContent = t("Notify me when it is my turn");
+}
+$("pref-notation").addEventListener("change", (e) => {
+  prefs.set("notation", e.target.checked);
+  root.classList.toggle("notation", e.target.checked);
+  const c = conns.get(shown);
+  if (c && c.view) draw(c);
+});
+$("pref-sound").addEventListener("change", (e) => { prefs.set("sound", e.target.checked); if (e.target.checked) chime(); });
+$("pref-notify").addEventListener("click", async () => {
+  if (window.Notification) await Notification.requestPermission();
+  drawPrefs();
+});
+root.classList.toggle("notation", prefs.get("notation"));
 
 function restart() {
-  for (const c of conns.values()) { c.closed = true; c.ws.close(); }
-  conns.clear(); events.clear(); shown = null; curtainFor = null;
+  for (const c of conns.values()) { c.closed = true; c.ws.close(); if (c.timer) clearTimeout(c.timer); }
+  conns.clear(); events.clear(); shown = null; curtainFor = null; picked = null;
   start();
 }
 
