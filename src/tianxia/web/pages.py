@@ -7,7 +7,9 @@ JavaScript files in `static/` with no dependencies and nothing fetched from else
 
 from __future__ import annotations
 
+import functools
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +20,19 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 import tianxia
 from tianxia.play.table import STRENGTHS
-from tianxia.web.i18n import LANG_NAMES, LANGS, js_strings, negotiate, translations
+from tianxia.web.i18n import (
+    LANG_NAMES,
+    LANGS,
+    N_,
+    gettext_for,
+    js_strings,
+    negotiate,
+    translations,
+)
 
 HERE = Path(__file__).parent
 RULES = HERE.parents[2] / "docs" / "rules"
+DATA = HERE.parents[2] / "docs" / "data"
 
 
 def _environment() -> Environment:
@@ -36,29 +47,147 @@ def _environment() -> Environment:
 ENV = _environment()
 
 
-def catalogue() -> list[dict[str, Any]]:
-    """Every title with its player counts and options, for the lobby's form."""
+# A line under each title in the lobby: what the game is about, in a player's words.
+DESCRIPTIONS = {
+    "china": N_("Build houses in the provinces of China and send emissaries to its courts."),
+    "greatwall": N_(
+        "Lay cards at the sections of the Wall; who leads when one is finished wins its fame."
+    ),
+    "emperor": N_("Grow, colonise, move and fight over 21 provinces of China for 33 turns."),
+    "mandarin": N_("Move the mandarins round the zodiac and collect the twelve animal signs."),
+    "silkroad": N_("Lead merchants from China to Venice and trade in the cities on the way."),
+}
+
+# Each option as a player reads it: its name, and each value as words. The engine's names
+# (`borders=colonists_cross`) stay the values the form sends.
+OPTION_WORDS: dict[tuple[str, str], tuple[str, dict[Any, str]]] = {
+    ("china", "board"): (
+        N_("Board side"),
+        {
+            "3-4": N_("the side for three or four players"),
+            "4-5": N_("the side for four or five players"),
+        },
+    ),
+    ("china", "fortifications"): (
+        N_("Fortifications (for experienced players)"),
+        {False: N_("without"), True: N_("one neutral fortification each")},
+    ),
+    ("emperor", "borders"): (
+        N_("Blocked borders"),
+        {
+            "colonists_cross": N_("stop movement and retreat, not colonists"),
+            "closed": N_("stop colonists too"),
+            "open": N_("stop only attacks, which need a card"),
+        },
+    ),
+    ("emperor", "yin_target"): (
+        N_("A yin card goes to"),
+        {"own": N_("one of the drawer's own provinces"), "any": N_("any province")},
+    ),
+    ("emperor", "merger_result"): (
+        N_("A junior partner scores"),
+        {"scoring": N_("what he holds himself"), "shared": N_("his senior partner's result")},
+    ),
+    ("emperor", "honan_shensi"): (
+        N_("The border of Honan and Shensi"),
+        {"mountains": N_("is a mountain border"), "normal": N_("is a normal border")},
+    ),
+    ("mandarin", "money"): (
+        N_("Who wins"),
+        {False: N_("the most animal signs"), True: N_("the richest (money variant)")},
+    ),
+    ("mandarin", "repeat_passing"): (
+        N_("Passing mandarins again on the extra move"),
+        {False: N_("gives nothing more"), True: N_("gives another tile and another roll")},
+    ),
+    ("mandarin", "face_up"): (
+        N_("Tiles that leave the dispenser face up"),
+        {0.25: N_("one in four"), 0.5: N_("one in two"), 0.75: N_("three in four")},
+    ),
+}
+
+# The bots' strengths as the seat menu and the leaderboard name them.
+STRENGTH_WORDS = {
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+}
+
+
+def _allowed(name: str, players: int, option: str, value: Any) -> bool:
+    """Whether the game takes `value` for `option` at this player count (the other options
+    at their defaults): asked of the game itself, so the page holds no rule."""
+    try:
+        tianxia.load_game(name, players=players, **{option: value})
+    except ValueError:
+        return False
+    return True
+
+
+@functools.cache
+def catalogue(lang: str = "en") -> list[dict[str, Any]]:
+    """Every title with its player counts and options in words, for the lobby: per player
+    count, the default of each option and the choices that count allows (indices into
+    `choices`), so the form offers only what the game will take."""
+    gettext = gettext_for(lang)
     out = []
     for name in tianxia.list_games():
         info = tianxia.load_game(name).info
+        options = []
+        for o in info.option_specs:
+            label, values = OPTION_WORDS.get((name, o.name), (o.name, {}))
+            options.append(
+                {
+                    "name": o.name,
+                    "label": gettext(label),
+                    "help": o.help,
+                    "choices": list(o.choices),
+                    "words": [gettext(values[c]) if c in values else str(c) for c in o.choices],
+                }
+            )
+        counts = {}
+        for n in range(info.min_players, info.max_players + 1):
+            defaults = tianxia.load_game(name, players=n).options
+            counts[str(n)] = {
+                "defaults": {o.name: o.choices.index(defaults[o.name]) for o in info.option_specs},
+                "allowed": {
+                    o.name: [i for i, c in enumerate(o.choices) if _allowed(name, n, o.name, c)]
+                    for o in info.option_specs
+                },
+            }
         out.append(
             {
                 "name": name,
-                "title": info.title,
+                "title": gettext(info.title),
+                "description": gettext(DESCRIPTIONS[name]) if name in DESCRIPTIONS else "",
+                "players_text": gettext(N_("{low}–{high} players")).format(
+                    low=info.min_players, high=info.max_players
+                ),
                 "min_players": info.min_players,
                 "max_players": info.max_players,
-                "options": [
-                    {
-                        "name": o.name,
-                        "choices": list(o.choices),
-                        "default": o.default,
-                        "help": o.help,
-                    }
-                    for o in info.option_specs
-                ],
+                # A quick game seats as many as the game needs, two at least.
+                "quick_players": max(2, info.min_players),
+                "options": options,
+                "counts": counts,
             }
         )
     return out
+
+
+@functools.cache
+def picture(name: str, lang: str) -> str:
+    """A title's board at the start of a game, as a spectator sees it: the lobby's card
+    picture, drawn by the game's own renderer (seeded, so the same picture every time)."""
+    from tianxia.core.game import sample_chance
+    from tianxia.web.boards import render
+
+    game = tianxia.load_game(name, players=max(2, tianxia.load_game(name).info.min_players))
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state = state.apply(sample_chance(state, rng))
+    return render(game, state.envelope(None, 0), [], gettext_for(lang)).svg
 
 
 def language(request: Request) -> str:
@@ -74,6 +203,57 @@ def rules_source(game: str, lang: str) -> Path:
     """A game's rules document in `lang` (docs/rules/<lang>/), else the English one."""
     translated = RULES / lang / f"{game}.md"
     return translated if lang != "en" and translated.exists() else RULES / f"{game}.md"
+
+
+def served_address(source: Path, href: str) -> str | None:
+    """Where a link of a served document leads on this site: another game's rules or its
+    board data, or a section of this page; None for a file the server does not serve
+    (the documents link to each other as files in the repository)."""
+    if href.startswith(("#", "http://", "https://", "mailto:")):
+        return href
+    path, _, fragment = href.partition("#")
+    target = (source.parent / path).resolve()
+    anchor = "#" + fragment if fragment else ""
+    games = tianxia.list_games()
+    if target.suffix == ".md" and target.stem in games:
+        if target.parent in (RULES.resolve(), *(RULES.resolve() / lang for lang in LANGS)):
+            return f"/rules/{target.stem}{anchor}"
+        if target.parent == DATA.resolve():
+            return f"/rules/{target.stem}/data{anchor}"
+    return None
+
+
+def render_document(source: Path) -> str:
+    """A Markdown document as HTML: headings carry ids (the documents link to their own
+    sections), and links to other documents lead to the pages that serve them."""
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+    from mdit_py_plugins.anchors import anchors_plugin
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.use(anchors_plugin, max_level=3)
+    tokens = md.parse(source.read_text())
+
+    def fix(children: list[Token]) -> list[Token]:
+        out: list[Token] = []
+        dropped = 0  # links to files the server does not serve keep their text only
+        for tok in children:
+            if tok.type == "link_open":
+                href = served_address(source, str(tok.attrGet("href") or ""))
+                if href is None:
+                    dropped += 1
+                    continue
+                tok.attrSet("href", href)
+            elif tok.type == "link_close" and dropped:
+                dropped -= 1
+                continue
+            out.append(tok)
+        return out
+
+    for tok in tokens:
+        if tok.children:
+            tok.children = fix(tok.children)
+    return str(md.renderer.render(tokens, md.options, {}))
 
 
 def page(request: Request, template: str, **context: Any) -> HTMLResponse:
@@ -99,13 +279,17 @@ def add_pages(app: FastAPI) -> None:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby(request: Request) -> HTMLResponse:
-        games = catalogue()
+        lang = language(request)
+        games = catalogue(lang)
         return page(
             request,
             "lobby.html",
             games=games,
             games_json=json.dumps(games),
-            strengths=list(STRENGTHS),
+            strengths=[(s, STRENGTH_WORDS.get(s, s)) for s in STRENGTHS],
+            strengths_json=json.dumps(
+                {s: gettext_for(lang)(STRENGTH_WORDS.get(s, s)) for s in STRENGTHS}
+            ),
         )
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
@@ -142,13 +326,29 @@ def add_pages(app: FastAPI) -> None:
         source = rules_source(game, language(request))
         if not source.exists():
             raise HTTPException(404, "the rules documents are not installed with this copy")
-        from markdown_it import MarkdownIt
-        from mdit_py_plugins.anchors import anchors_plugin
-
-        # Headings carry ids so the documents' links to their own sections work.
-        md = MarkdownIt("commonmark", {"html": False}).enable("table")
-        body = md.use(anchors_plugin, max_level=3).render(source.read_text())
+        body = render_document(source)
         return page(request, "rules.html", body=body, title=tianxia.load_game(game).info.title)
+
+    @app.get("/rules/{game}/data", response_class=HTMLResponse, include_in_schema=False)
+    async def board_data(request: Request, game: str) -> HTMLResponse:
+        """A game's board and card data, which its rules refer to (in English only)."""
+        if game not in tianxia.list_games():
+            raise HTTPException(404, f"no game {game!r}")
+        source = DATA / f"{game}.md"
+        if not source.exists():
+            raise HTTPException(404, "the data documents are not installed with this copy")
+        body = render_document(source)
+        return page(request, "rules.html", body=body, title=tianxia.load_game(game).info.title)
+
+    @app.get("/pictures/{game}.svg", include_in_schema=False)
+    async def card_picture(request: Request, game: str) -> Response:
+        """A title's picture in the lobby: its board at the start, drawn once per language."""
+        if game not in tianxia.list_games():
+            raise HTTPException(404, f"no game {game!r}")
+        svg = picture(game, language(request))
+        return Response(
+            svg, media_type="image/svg+xml", headers={"cache-control": "public, max-age=86400"}
+        )
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
