@@ -116,12 +116,14 @@ def check_phone(svg: str, phone_width: float = PHONE_WIDTH) -> None:
         assert size >= MIN_FONT - 0.05, f"{''.join(t.itertext())!r} is {size:.1f} px on a phone"
 
 
-def spots(svg: str) -> list[list[str]]:
-    """The actions of each clickable spot, in document order."""
+def spots(svg: str, picks: bool | None = None) -> list[list[str]]:
+    """The actions of each clickable spot, in document order: all of them, or only the
+    picks (things picked up first, `data-pick`) or only the places (`picks=False`)."""
     root = ET.fromstring(svg)
     out = []
     for g in root.iter(f"{SVG}g"):
-        if "spot" in (g.get("class") or "").split():
+        is_pick = g.get("data-pick") is not None
+        if "spot" in (g.get("class") or "").split() and picks in (None, is_pick):
             out.append(json.loads(g.get("data-actions") or "[]"))
     return out
 
@@ -131,12 +133,18 @@ def check_board(board: Board, legal: list[str]) -> None:
     assert root.tag == f"{SVG}svg"
     assert root.get("viewBox")
     found = spots(board.svg)
-    placed = Counter(a for actions in found for a in actions)
-    assert all(n == 1 for n in placed.values()), f"an action on two spots: {placed}"
-    assert set(placed) == board.placed
+    # An action sits on one place at most, and on one pick at most (the thing it plays).
+    for kind in (True, False):
+        counted = Counter(a for actions in spots(board.svg, kind) for a in actions)
+        assert all(n == 1 for n in counted.values()), f"an action on two spots: {counted}"
+    assert {a for actions in found for a in actions} == board.placed
     assert board.placed <= set(legal), board.placed - set(legal)
     for actions in found:
         assert actions, "a spot offers nothing"
+    picks = [g.get("data-pick") for g in root.iter(f"{SVG}g") if g.get("data-pick") is not None]
+    assert len(picks) == len(set(picks)), f"two picks of one key: {picks}"
+    ids = [e.get("id") for e in root.iter() if e.get("id") is not None]
+    assert len(ids) == len(set(ids)), f"an id twice: {Counter(ids).most_common(3)}"
 
 
 def play_and_check(

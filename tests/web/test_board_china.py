@@ -107,7 +107,7 @@ def test_seeded_games_render_for_every_seat(
     players: int, seed: int, options: dict[str, object]
 ) -> None:
     # The first 100 steps: the deal and some 20 turns; whole games are played below.
-    totals = play_and_check("china", players, seed, steps=100, **options)
+    totals = play_and_check("china", players, seed, steps=100, phone=True, **options)
     assert totals["placed"] > 0
     # Only `done` and `pass` are listed, and `done` is one choice among many placements.
     assert totals["placed"] > 5 * totals["listed"], totals
@@ -223,9 +223,27 @@ def test_placing_actions_sit_on_their_field_and_dragon() -> None:
     assert emissary in _spot_of(board.svg, "dragon", "data-province", province)
     joker = next(a for a in legal if " joker " in a)
     assert joker in board.placed
-    for a in legal:
-        if a.startswith("exchange "):
-            assert _spot_of(board.svg, "card", "data-colour", a.split()[1]) == [a]
+    # Each hand card is a pick offering every move it pays for: by its own province's
+    # colour, as a joker pair, or its exchange (never played by the pick alone).
+    colour_of = {p["name"]: p["colour"] for p in _body["provinces"]}
+    picks = {g.get("data-pick") or "": g for g in _groups(board.svg, "spot") if g.get("data-pick")}
+    assert picks
+    for key, pick in picks.items():
+        colour = key.removeprefix("card-")
+        paid = [
+            a
+            for a in legal
+            if a == f"exchange {colour}"
+            or (" joker " in a and a.split()[3] == colour)
+            or (
+                a.split()[0] in ("house", "fortify", "emissary")
+                and " joker " not in a
+                and colour_of[a.split()[1].partition(".")[0]] == colour
+            )
+        ]
+        assert json.loads(pick.get("data-actions") or "[]") == paid
+        assert pick.get("id") == f"ch-hand-{colour}"
+    assert {a for a in legal if a.startswith("exchange ")} <= board.placed
 
 
 def test_refill_takes_sit_on_the_display_and_the_deck() -> None:
@@ -253,7 +271,10 @@ def test_turn_emperor_and_own_seat_are_marked() -> None:
     game, match = _play_until(4, 12, lambda s: s.observation(None)["turn"]["seat"] == 2)
     board, _body = _board(game, match, 3)
     rows = {g.get("data-seat"): g for g in _groups(board.svg, "seat-row")}
-    assert "▶" in _texts(rows["2"]) and "▶" not in _texts(rows["3"])
+    marks = {
+        seat: [e for e in row.iter() if e.get("class") == "turn-mark"] for seat, row in rows.items()
+    }
+    assert marks["2"] and not marks["3"]
     assert any("(you)" in t for t in _texts(rows["3"]))
     assert _groups(board.svg, "emperor") and "Emperor" in _texts(rows["0"])
 
@@ -263,3 +284,104 @@ def test_same_input_same_svg() -> None:
     first, _ = _board(game, match, 1)
     again, _ = _board(game, match, 1)
     assert first.svg == again.svg
+
+
+def _ids(svg: str) -> set[str]:
+    return {e.get("id") or "" for e in ET.fromstring(svg).iter() if e.get("id")}
+
+
+def test_lasting_things_keep_their_ids_from_view_to_view() -> None:
+    game, match = _play_until(4, 14, lambda s: _built(s) >= 6 and _envoys(s) >= 2)
+    before, body = _board(game, match, 1)
+    ids = _ids(before.svg)
+    for f in game.layout()["fields"]:
+        assert f"ch-field-{f['name'].replace('.', '-')}" in ids
+    for p in body["provinces"]:
+        assert f"ch-dragon-{p['name']}" in ids
+    assert {"ch-deck", "ch-emperor", "ch-legend"} <= ids
+    assert {f"ch-seat-{n}" for n in range(4)} <= ids
+    built = {
+        f"ch-house-{game.layout()['fields'][i]['name'].replace('.', '-')}"
+        for i, owner in enumerate(body["fields"])
+        if owner >= 0
+    }
+    assert built <= ids
+    rng = random.Random(14)
+    for _ in range(6):
+        _step(match, rng)
+    after, _body = _board(game, match, 1)
+    # Fields, dragons, houses once built and the seats stay, under the same ids.
+    lasting = {i for i in ids if i.startswith(("ch-field-", "ch-dragon-", "ch-seat-"))}
+    assert lasting | built <= _ids(after.svg)
+
+
+def test_the_others_last_moves_are_marked_recent() -> None:
+    game, match = _play_until(
+        3, 15, lambda s: s.observation(None)["phase"] == "turn" and _built(s) >= 1
+    )
+    state = match.state
+    seat = state.current_player()
+    house = next(str(a) for a in state.legal_actions() if str(a).startswith("house "))
+    field = house.split()[1]
+    view = state.envelope((seat + 1) % 3, match.seq)
+    board = render(game, view, [], recent=[(seat, house), (seat, "take red"), (None, "card red")])
+    check_board(board, [])
+    marked = [g for g in ET.fromstring(board.svg).iter() if "recent" in (g.get("class") or "")]
+    kinds = {(g.get("class") or "").split()[0] for g in marked}
+    assert kinds == {"field", "seat-row", "card"} - (
+        set() if view["body"]["display"]["red"] else {"card"}
+    )
+    assert any(g.get("data-field") == field for g in marked)
+    assert [g.get("data-seat") for g in marked if "seat-row" in (g.get("class") or "")] == [
+        str(seat)
+    ]
+    # Without recent moves nothing is marked.
+    plain = render(game, view, [])
+    assert "recent" not in plain.svg
+
+
+def test_seats_are_named_by_their_players_names() -> None:
+    game, match = _play_until(3, 16, lambda s: s.observation(None)["phase"] == "turn")
+    state = match.state
+    seat = state.current_player()
+    names = ["Anna", "Bernhard", "Chen Jing"]
+    legal = [str(a) for a in state.legal_actions()]
+    board = render(game, state.envelope(seat, match.seq), legal, names=names)
+    check_board(board, legal)
+    texts = _texts(ET.fromstring(board.svg))
+    assert any(t.startswith(f"{names[seat]}: ") for t in texts), texts[:4]
+    rows = {g.get("data-seat"): g for g in _groups(board.svg, "seat-row")}
+    for n, name in enumerate(names):
+        assert any(t.startswith(name) for t in _texts(rows[str(n)]))
+    assert not any(t in ("P1", "P2", "P3") for t in texts)
+
+
+def test_the_card_exchange_asks_to_be_confirmed() -> None:
+    from tianxia.web.boards import BoardInput
+    from tianxia.web.boards.china import confirm
+
+    game, match = _play_until(
+        3,
+        17,
+        lambda s: (
+            not s.is_chance_node() and any(str(a).startswith("exchange") for a in s.legal_actions())
+        ),
+    )
+    state = match.state
+    seat = state.current_player()
+    legal = [str(a) for a in state.legal_actions()]
+    board = BoardInput(game, game.layout(), state.envelope(seat, match.seq), legal)
+    exchange = next(a for a in legal if a.startswith("exchange "))
+    sentence = confirm(exchange, board)
+    assert sentence and exchange.split()[1] in sentence and "turn ends" in sentence
+    house = next(a for a in legal if a.startswith("house "))
+    assert confirm(house, board) is None
+
+
+def test_the_legend_explains_the_maps_symbols() -> None:
+    game, match = _play_until(3, 18, lambda s: s.observation(None)["phase"] == "turn")
+    board, _body = _board(game, match, 0)
+    (legend,) = _groups(board.svg, "legend")
+    words = " ".join(_texts(legend))
+    for term in ("house field", "road", "alliance", "scored", "emissaries"):
+        assert term in words

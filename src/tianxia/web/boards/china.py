@@ -6,9 +6,14 @@ houses on fields, fortifications, emissaries at the dragons, scored provinces. B
 the seats (points, hand sizes with the cards known to be in them, supplies, the
 Emperor), then the display, the deck, the discards and the viewer's own hand.
 
-Placed on the board: `house`/`fortify` on their field, `emissary` on its province's
-dragon, `exchange` on the hand card of that colour, `take` on the display card, `draw`
-on the deck. `done` and `pass` have no place and are listed by the page.
+Pick then place: each card in the viewer's hand is a pick offering every move it pays
+for (the placements paid with it, by its own province or as a joker pair, and its
+exchange, which the page then shows as a button in words); the fields and dragons are the
+targets of `house`/`fortify` and `emissary`, the display's cards of `take`, the deck of
+`draw`. `done` and `pass` have no place and are listed by the page.
+
+Every element that lasts from one view to the next has an id (`ch-field-Shu-4`,
+`ch-hand-red`, ...), and what the other seats' last moves changed has the class `recent`.
 """
 
 from __future__ import annotations
@@ -42,14 +47,20 @@ ON_INK = {"violet": "#fff", "yellow": s.INK, "orange": s.INK, "red": "#fff", "gr
 INITIALS = {c: c[0].upper() for c in COLOURS}
 
 WIDTH = 520.0
-MAP_TOP = 52.0
+# On a phone the board spans 390 CSS px: no text below 12 px there, no tap target
+# below 44 px (fields lie closer than that, so their tap circles overlap a little).
+FONT = s.readable(WIDTH)
+TAP = s.tappable(WIDTH)
+MAP_TOP = 78.0  # the title and two lines of the awaited decision above the map
 SCALE = 5.6  # layout units to SVG units
-FIELD_R = 12.0
-HOUSE_R = 11.5
+FIELD_R = 13.0
+HOUSE_R = 12.5
 ENVOY_R = 5.5
-CARD_W, CARD_H = 66.0, 84.0
-ROW_H = 30.0
-GREY = "#8a8170"
+CARD_W, CARD_H = 72.0, 84.0
+DISPLAY_H = 112.0  # the display's cards, or the five discard piles beside them
+ROW_H = 52.0  # a seat: name, Emperor and points; then its hand and what it has left
+MINI_W, MINI_H = 18.0, 24.0
+GREY = "#6f675a"  # muted, yet dark enough for small text on the paper
 
 
 def _text(
@@ -113,7 +124,7 @@ def _badges(
         best, best_room = (0.0, 0.0), -math.inf
         for t in (0.5, 0.44, 0.56, 0.38, 0.62, 0.32, 0.68, 0.26, 0.74):
             x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
-            room = min(math.hypot(x - fx, y - fy) for fx, fy in at) - (FIELD_R + 12)
+            room = min(math.hypot(x - fx, y - fy) for fx, fy in at) - (FIELD_R + 15)
             for dx, dy in dragons:
                 room = min(room, max(abs(x - dx) - 38, abs(y - dy) - 24))
             if room > best_room + 0.5:
@@ -133,8 +144,6 @@ def _where(action: str) -> tuple[str, str] | None:
         return "field", words[1]
     if kind == "emissary" and len(words) >= 2:
         return "province", words[1]
-    if kind == "exchange" and len(words) == 2:
-        return "hand", words[1]
     if kind == "take" and len(words) == 2:
         return "display", words[1]
     if kind == "draw":
@@ -142,27 +151,85 @@ def _where(action: str) -> tuple[str, str] | None:
     return None
 
 
+def _paid_with(action: str, colours: Mapping[str, str]) -> str | None:
+    """The colour of the hand card(s) an action spends: the province's own colour, the
+    joker's, or the exchanged card's; `colours` maps each province to its colour."""
+    words = action.split()
+    if words[0] == "exchange" and len(words) == 2:
+        return words[1]
+    if words[0] in ("house", "fortify", "emissary") and len(words) >= 2:
+        if len(words) >= 4 and words[2] == "joker":
+            return words[3]
+        return colours.get(words[1].partition(".")[0])
+    return None
+
+
+def _slug(name: str) -> str:
+    """A field's or province's name as a piece of an id (`Shu.4` -> `Shu-4`)."""
+    return name.replace(".", "-").replace(" ", "-")
+
+
+def _changed(recent: Sequence[tuple[int | None, str]]) -> set[tuple[str, str]]:
+    """The places the moves in `recent` changed, as (kind, name) pairs like `_where`'s:
+    a piece's field or dragon, the display card taken (and the taker's hand), the deck
+    drawn from, the discards an exchange fed, the display a dealt card landed on."""
+    out: set[tuple[str, str]] = set()
+    for seat, action in recent:
+        words = action.split()
+        if not words:
+            continue
+        where = _where(action)
+        if where is not None:
+            out.add(where)
+        if words[0] in ("take", "draw", "exchange") and seat is not None:
+            out.add(("seat", str(seat)))
+        if words[0] == "exchange" and len(words) == 2:
+            out.add(("discard", words[1]))
+        if words[0] == "card" and len(words) == 2:
+            out.add(("display", words[1]))
+    return out
+
+
 class _Places:
     """The legal actions grouped by the place they belong to, and those put on spots."""
 
-    def __init__(self, legal: Sequence[str], gettext: Callable[[str], str]) -> None:
+    def __init__(
+        self, board: BoardInput, colours: Mapping[str, str], gettext: Callable[[str], str]
+    ) -> None:
         self._ = gettext
         self.by_place: dict[tuple[str, str], list[str]] = {}
-        for a in legal:
+        self.by_card: dict[str, list[str]] = {}
+        for a in board.legal:
             where = _where(a)
             if where is not None:
                 self.by_place.setdefault(where, []).append(a)
+            paid = _paid_with(a, colours)
+            if paid is not None:
+                self.by_card.setdefault(paid, []).append(a)
         self.placed: set[str] = set()
+        self.recent = _changed(board.recent)
 
     def actions(self, kind: str, name: str) -> list[str]:
         return self.by_place.get((kind, name), [])
 
-    def spot(self, kind: str, name: str, inner: str, label: str) -> str:
+    def mark(self, kind: str, name: str) -> str:
+        """ " recent" when the others' last moves changed this place."""
+        return " recent" if (kind, name) in self.recent else ""
+
+    def spot(self, kind: str, name: str, inner: str, label: str, ident: str) -> str:
         actions = self.actions(kind, name)
         if not actions:
             return inner
         self.placed.update(actions)
-        return s.spot(actions, inner, label)
+        return s.spot(actions, inner, label, ident=ident)
+
+    def pick(self, colour: str, inner: str, label: str, ident: str) -> str:
+        """A hand card: picking it offers every move it pays for."""
+        actions = self.by_card.get(colour, [])
+        if not actions:
+            return inner
+        self.placed.update(actions)
+        return s.spot(actions, inner, label, pick=f"card-{colour}", ident=ident)
 
     def describe(self, action: str) -> str:
         """A short reading of a placing action: the piece and, for a joker, the pair paid."""
@@ -178,8 +245,24 @@ class _Places:
         return piece
 
 
+def _fit(name: str, size: float, width: float, bold: bool = True) -> str:
+    """`name` cut short with an ellipsis where it would run wider than `width`."""
+    if s.text_width(name, size, bold) <= width:
+        return name
+    while name and s.text_width(name + "…", size, bold) > width:
+        name = name[:-1]
+    return name + "…"
+
+
 def _card(
-    x: float, y: float, colour: str, word: str, names: Sequence[str], count: int, title: str
+    x: float,
+    y: float,
+    colour: str,
+    word: str,
+    names: Sequence[str],
+    count: int,
+    title: str,
+    extra: str = "",
 ) -> str:
     """A face-up province card of `colour` (a stack of `count`), its provinces written on."""
     parts = [f"<title>{s.esc(title)}</title>"]
@@ -191,33 +274,33 @@ def _card(
     parts.append(
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W:.1f}" height="{CARD_H:.1f}" rx="6" '
         f'fill="{TINTS[colour]}" stroke="{s.INK}" stroke-width="1.2"/>'
-        f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W:.1f}" height="20" rx="6" '
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W:.1f}" height="22" rx="6" '
         f'fill="{INKS[colour]}"/>'
     )
-    parts.append(_text(x + CARD_W / 2, y + 14, word, 12, fill=ON_INK[colour], bold=True))
+    parts.append(_text(x + CARD_W / 2, y + 16.5, word, FONT, fill=ON_INK[colour], bold=True))
     for k, name in enumerate(names):
-        parts.append(_text(x + CARD_W / 2, y + 42 + 18 * k, name, 15, bold=True))
+        parts.append(_text(x + CARD_W / 2, y + 44 + 19 * k, name, FONT, bold=True))
     if count > 1:
         parts.append(
-            f'<circle cx="{x + CARD_W - 6:.1f}" cy="{y + CARD_H - 6:.1f}" r="11" '
+            f'<circle cx="{x + CARD_W - 8:.1f}" cy="{y + CARD_H - 8:.1f}" r="13" '
             f'fill="{s.INK}"/>'
-            + _text(x + CARD_W - 6, y + CARD_H - 1.5, f"×{count}", 13, fill="#fff", bold=True)
+            + _text(x + CARD_W - 8, y + CARD_H - 2.5, f"×{count}", FONT, fill="#fff", bold=True)
         )
-    return f'<g class="card" data-colour="{colour}">{"".join(parts)}</g>'
+    return f'<g class="card{extra}" data-colour="{colour}">{"".join(parts)}</g>'
 
 
-def _mini(x: float, y: float, colour: str | None) -> str:
+def _mini(x: float, y: float, colour: str | None, ident: str) -> str:
     """A small card in a seat's row: face down, or face up when the table knows it."""
     if colour is None:
         return (
-            f'<rect x="{x:.1f}" y="{y:.1f}" width="14" height="20" rx="2" fill="#5b4a3a" '
-            f'stroke="{s.INK}" stroke-width="0.8"/>'
+            f'<rect id="{ident}" x="{x:.1f}" y="{y:.1f}" width="{MINI_W:.1f}" '
+            f'height="{MINI_H:.1f}" rx="2" fill="#5b4a3a" stroke="{s.INK}" stroke-width="0.8"/>'
         )
     return (
-        f'<g class="mini" data-colour="{colour}"><title>{s.esc(colour)}</title>'
-        f'<rect x="{x:.1f}" y="{y:.1f}" width="14" height="20" rx="2" fill="{INKS[colour]}" '
-        f'stroke="{s.INK}" stroke-width="0.8"/>'
-        + _text(x + 7, y + 14.5, INITIALS[colour], 12, fill=ON_INK[colour], bold=True)
+        f'<g id="{ident}" class="mini" data-colour="{colour}"><title>{s.esc(colour)}</title>'
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{MINI_W:.1f}" height="{MINI_H:.1f}" rx="2" '
+        f'fill="{INKS[colour]}" stroke="{s.INK}" stroke-width="0.8"/>'
+        + _text(x + MINI_W / 2, y + 17.5, INITIALS[colour], FONT, fill=ON_INK[colour], bold=True)
         + "</g>"
     )
 
@@ -228,12 +311,8 @@ def _leaders(emissaries: Sequence[int]) -> set[int]:
     return {seat for seat, n in enumerate(emissaries) if top and n == top}
 
 
-def _map(
-    body: Mapping[str, Any],
-    layout: Mapping[str, Any],
-    places: _Places,
-    _: Callable[[str], str],
-) -> list[str]:
+def _map(board: BoardInput, places: _Places, _: Callable[[str], str]) -> list[str]:
+    body, layout = board.body, board.layout
     fields: list[dict[str, Any]] = layout["fields"]
     provinces: list[dict[str, Any]] = body["provinces"]
     owners: list[int] = body["fields"]
@@ -281,16 +360,16 @@ def _map(
         )
         if both:
             title += " · " + _("majority in both: {seats}").format(
-                seats=", ".join(s.seat_label(x) for x in both)
+                seats=", ".join(board.name(x) for x in both)
             )
         group = [
             f"<title>{s.esc(title)}</title>",
-            f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="8.5" fill="#fff" stroke="{GREY}"/>',
-            _text(mx, my + 3.6, k + 1, 10, fill=GREY, bold=True),
+            f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="11.5" fill="#fff" stroke="{GREY}"/>',
+            _text(mx, my + 5.5, k + 1, FONT, fill=GREY, bold=True),
         ]
         for n, seat in enumerate(both):
-            group.append(s.seat_marker(seat, mx + 15 + 12 * n, my, 5.5, label=False))
-        out.append(f'<g class="alliance">{"".join(group)}</g>')
+            group.append(s.seat_marker(seat, mx + 18 + 12 * n, my, 5.5, label=False))
+        out.append(f'<g class="alliance" id="ch-alliance-{k + 1}">{"".join(group)}</g>')
 
     # Fields: free ones numbered as the notation counts them, built ones with the house.
     for i, f in enumerate(fields):
@@ -303,31 +382,40 @@ def _map(
         if name in forts:
             what += " · " + _("fortified")
             parts.append(
-                f'<rect class="fort" x="{x - 14:.1f}" y="{y - 14:.1f}" width="28" height="28" '
-                f'rx="3" fill="#9c9486" stroke="{s.INK}" stroke-width="1.5"/>'
+                f'<rect class="fort" id="ch-fort-{_slug(name)}" x="{x - 15:.1f}" '
+                f'y="{y - 15:.1f}" width="30" height="30" rx="3" fill="#9c9486" '
+                f'stroke="{s.INK}" stroke-width="1.5"/>'
             )
         if owner >= 0:
-            what += " · " + _("house of {seat}").format(seat=s.seat_label(owner))
-            parts.append(s.seat_marker(owner, x, y, HOUSE_R))
+            what += " · " + _("house of {seat}").format(seat=board.name(owner))
+            parts.append(
+                f'<g id="ch-house-{_slug(name)}">'
+                + s.seat_marker(owner, x, y, HOUSE_R, size=FONT)
+                + "</g>"
+            )
         else:
             parts.append(
                 f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{FIELD_R:.1f}" fill="#fff" '
                 f'stroke="{INKS[colour]}" stroke-width="2"/>'
             )
-            parts.append(_text(x, y + 4.5, name.rpartition(".")[2], 12, fill=GREY))
+            parts.append(_text(x, y + 5.5, name.rpartition(".")[2], FONT, fill=GREY))
         actions = places.actions("field", name)
+        mark = places.mark("field", name)
+        ident = f"ch-field-{_slug(name)}"
         if actions:
             parts.append(
                 f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{FIELD_R + 4:.1f}" fill="none" '
                 f'stroke="{s.INK}" stroke-width="2.2" stroke-dasharray="4 2.5"/>'
+                f'<circle class="hit" cx="{x:.1f}" cy="{y:.1f}" r="{TAP / 2:.1f}" '
+                f'fill="transparent"/>'
             )
             label = f"{what}: " + "; ".join(places.describe(a) for a in actions)
-            inner = f'<g class="field" data-field="{s.esc(name)}">{"".join(parts)}</g>'
-            out.append(places.spot("field", name, inner, label))
+            inner = f'<g class="field{mark}" data-field="{s.esc(name)}">{"".join(parts)}</g>'
+            out.append(places.spot("field", name, inner, label, ident))
         else:
             out.append(
-                f'<g class="field" data-field="{s.esc(name)}"><title>{s.esc(what)}</title>'
-                f"{''.join(parts)}</g>"
+                f'<g class="field{mark}" id="{ident}" data-field="{s.esc(name)}">'
+                f"<title>{s.esc(what)}</title>{''.join(parts)}</g>"
             )
 
     # Dragons: the province's name, its emissaries by seat, placed of the limit.
@@ -339,7 +427,7 @@ def _map(
         limit = prov["emissary_limit"]
         envoys = [seat for seat, n in enumerate(prov["emissaries"]) for _k in range(n)]
         rows = max(1, math.ceil(len(envoys) / 4))
-        box_h = 22 + (12 * rows if envoys else 0)
+        box_h = 24 + (12 * rows if envoys else 0)
         actions = places.actions("province", name)
         stroke = (
             f'stroke="{s.INK}" stroke-width="2.2" stroke-dasharray="4 2.5"'
@@ -347,45 +435,50 @@ def _map(
             else f'stroke="{INKS[colour]}" stroke-width="1.5"'
         )
         parts = [
-            f'<rect x="{x - 28:.1f}" y="{y - 12:.1f}" width="56" height="{box_h:.1f}" rx="8" '
+            f'<rect x="{x - 30:.1f}" y="{y - 13:.1f}" width="60" height="{box_h:.1f}" rx="8" '
             f'fill="#fff" fill-opacity="0.92" {stroke}/>',
-            _text(x, y + 5, name, 15, bold=True),
+            _text(x, y + 5.5, name, FONT, bold=True),
         ]
         if prov["scored"]:
             parts.append(
-                f'<circle cx="{x + 28:.1f}" cy="{y - 12:.1f}" r="7" fill="{s.INK}"/>'
-                + _text(x + 28, y - 8.5, "✓", 10, fill="#fff")
+                f'<g class="scored"><circle cx="{x + 30:.1f}" cy="{y - 13:.1f}" r="10" '
+                f'fill="{s.INK}"/>' + _text(x + 30, y - 7.5, "✓", FONT, fill="#fff") + "</g>"
             )
         for n, seat in enumerate(envoys):
             row, col = divmod(n, 4)
             count = min(4, len(envoys) - 4 * row)
             ex = x + (col - (count - 1) / 2) * 12
-            parts.append(s.seat_marker(seat, ex, y + 15 + 12 * row, ENVOY_R, label=False))
+            parts.append(s.seat_marker(seat, ex, y + 17 + 12 * row, ENVOY_R, label=False))
         desc = _("{name} ({colour}): {placed} of {limit} emissaries").format(
             name=name, colour=_(colour), placed=placed, limit=limit
         )
         if envoys:
             desc += " · " + ", ".join(
-                f"{s.seat_label(seat)} {n}" for seat, n in enumerate(prov["emissaries"]) if n
+                f"{board.name(seat)} {n}" for seat, n in enumerate(prov["emissaries"]) if n
             )
         if prov["scored"]:
             desc += " · " + _("houses scored")
+        mark = places.mark("province", name)
+        ident = f"ch-dragon-{_slug(name)}"
         if actions:
+            cy = y - 13 + box_h / 2
+            parts.append(s.hit(x - TAP / 2, cy - TAP / 2, TAP, TAP))
             label = f"{desc}: " + "; ".join(places.describe(a) for a in actions)
-            inner = f'<g class="dragon" data-province="{s.esc(name)}">{"".join(parts)}</g>'
-            out.append(places.spot("province", name, inner, label))
+            inner = f'<g class="dragon{mark}" data-province="{s.esc(name)}">{"".join(parts)}</g>'
+            out.append(places.spot("province", name, inner, label, ident))
         else:
             out.append(
-                f'<g class="dragon" data-province="{s.esc(name)}"><title>{s.esc(desc)}</title>'
-                f"{''.join(parts)}</g>"
+                f'<g class="dragon{mark}" id="{ident}" data-province="{s.esc(name)}">'
+                f"<title>{s.esc(desc)}</title>{''.join(parts)}</g>"
             )
     return out
 
 
-def _status(body: Mapping[str, Any], _: Callable[[str], str]) -> str:
+def _status(board: BoardInput, _: Callable[[str], str]) -> str:
     """The decision awaited, with seats named as the board names them."""
+    body = board.body
     turn = body.get("turn") or {}
-    who = s.seat_label(turn.get("seat", 0))
+    who = board.name(turn.get("seat", 0))
     phase = body.get("phase")
     if phase == "turn":
         return _("{seat}: place pieces in one province, or exchange a card").format(seat=who)
@@ -394,20 +487,21 @@ def _status(body: Mapping[str, Any], _: Callable[[str], str]) -> str:
             seat=who, province=turn.get("province")
         )
     if phase == "refill":
-        return _("{seat}: take {n} more card(s) from the display or the deck").format(
-            seat=who, n=turn.get("to_take")
-        )
+        n = int(turn.get("to_take") or 0)
+        if n == 1:
+            return _("{seat}: take one more card from the display or the deck").format(seat=who)
+        return _("{seat}: take {n} more cards from the display or the deck").format(seat=who, n=n)
     if phase == "over":
         winners = body.get("winners") or []
-        return _("Game over: {seats} won").format(seats=", ".join(s.seat_label(w) for w in winners))
+        return _("Game over: {seats} won").format(seats=", ".join(board.name(w) for w in winners))
     if phase == "deal":
         return _("Dealing the cards")
     return _("Cards come off the deck")
 
 
-def _seats(
-    body: Mapping[str, Any], viewer: int | None, top: float, _: Callable[[str], str]
-) -> list[str]:
+def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], str]) -> list[str]:
+    body = board.body
+    viewer = board.seat
     n: int = body["players"]
     current = body.get("current_player")
     emperor = body.get("emperor")
@@ -419,37 +513,42 @@ def _seats(
         else _("left: houses · emissaries · forts")
     )
     out = [
-        _text(14, top + 14, _("Seats"), 15, anchor="start", bold=True),
-        _text(178, top + 14, _("points"), 12, anchor="start", fill=GREY),
-        _text(228, top + 14, _("hand"), 12, anchor="start", fill=GREY),
-        _text(312, top + 14, last, 12, anchor="start", fill=GREY),
+        _text(14, top + 20, _("Seats"), FONT, anchor="start", bold=True),
+        _text(WIDTH - 14, top + 20, last, FONT, anchor="end", fill=GREY),
     ]
     for seat in range(n):
-        y = top + 22 + ROW_H * seat
-        cy = y + ROW_H / 2
+        y = top + 28 + ROW_H * seat
+        cy = y + 16  # the first line: name, Emperor and points
+        cy2 = y + 38  # the second: the hand, and what is left (or what scored)
         row: list[str] = []
         if seat == current:
             row.append(
                 f'<rect x="4" y="{y + 1:.1f}" width="{WIDTH - 8:.1f}" height="{ROW_H - 2:.1f}" '
                 f'rx="5" fill="#fff3c4" stroke="{s.INK}" stroke-width="1.2"/>'
-                + _text(13, cy + 5, "▶", 14, bold=True)
+                + f'<polygon class="turn-mark" points="9,{cy - 7:.1f} 19,{cy:.1f} 9,{cy + 7:.1f}" '
+                f'fill="{s.INK}"/>'
             )
-        row.append(s.seat_marker(seat, 34, cy, 10))
-        name = s.seat_label(seat)
+        row.append(s.seat_marker(seat, 34, cy, 11, size=FONT))
+        name = _fit(board.name(seat), FONT, 190)
         if seat == viewer:
             name += " (" + _("you") + ")"
-        row.append(_text(50, cy + 5, name, 15, anchor="start", bold=True))
+        row.append(_text(52, cy + 5.5, name, FONT, anchor="start", bold=True))
         if seat == emperor:
+            word = _("Emperor")
+            bx = 52 + s.text_width(name, FONT, bold=True) + 10
+            bw = s.text_width(word, FONT, bold=True) + 10
             row.append(
-                f'<g class="emperor"><title>{s.esc(_("the Emperor: start player"))}</title>'
-                f'<rect x="118" y="{cy - 9:.1f}" width="52" height="18" rx="3" fill="#8b6508"/>'
-                + _text(144, cy + 4, _("Emperor"), 11, fill="#fff", bold=True)
+                f'<g class="emperor" id="ch-emperor"><title>'
+                f"{s.esc(_('the Emperor: start player'))}</title>"
+                f'<rect x="{bx:.1f}" y="{cy - 11:.1f}" width="{bw:.1f}" height="22" rx="3" '
+                f'fill="#8b6508"/>'
+                + _text(bx + bw / 2, cy + 5.5, word, FONT, fill="#fff", bold=True)
                 + "</g>"
             )
-        points = str(body["scores"][seat])
+        points = _("{n} points").format(n=body["scores"][seat])
         if seat in winners:
             points += " ★"
-        row.append(_text(178, cy + 5, points, 15, anchor="start", bold=True))
+        row.append(_text(WIDTH - 14, cy + 5.5, points, FONT, anchor="end", bold=True))
         # Others' hands face down, except the cards the table saw them take.
         size: int = body["hand_sizes"][seat]
         if seat == viewer and body.get("hand") is not None:
@@ -459,36 +558,37 @@ def _seats(
             faces = [c for c in COLOURS for _k in range(known.get(c, 0))]
         faces = (faces + [None] * size)[:size]
         for k, colour in enumerate(faces):
-            row.append(_mini(228 + 17 * k, cy - 10, colour))
-        row.append(_text(228 + 17 * len(faces) + 3, cy + 5, size, 13, anchor="start", fill=GREY))
+            row.append(_mini(52 + (MINI_W + 3) * k, cy2 - 12, colour, f"ch-mini-{seat}-{k}"))
+        row.append(_text(52 + (MINI_W + 3) * len(faces) + 4, cy2 + 6, size, FONT, "start", GREY))
         if final:
             f = final[seat]
             detail = f"{f['provinces']} + {f['alliances']} + {f['roads']}"
         else:
             supply = body["supply"][seat]
             detail = f"{supply['houses']} · {supply['emissaries']} · {supply['fortifications']}"
-        row.append(_text(312, cy + 5, detail, 14, anchor="start"))
-        out.append(f'<g class="seat-row" data-seat="{seat}">{"".join(row)}</g>')
+        row.append(_text(WIDTH - 14, cy2 + 6, detail, FONT, anchor="end"))
+        mark = places.mark("seat", str(seat))
+        out.append(
+            f'<g class="seat-row{mark}" id="ch-seat-{seat}" data-seat="{seat}">{"".join(row)}</g>'
+        )
     return out
 
 
 def _cards(
-    body: Mapping[str, Any],
-    viewer: int | None,
-    top: float,
-    places: _Places,
-    _: Callable[[str], str],
-) -> list[str]:
+    board: BoardInput, top: float, places: _Places, _: Callable[[str], str]
+) -> tuple[list[str], float]:
+    body = board.body
+    viewer = board.seat
     names: dict[str, list[str]] = {c: [] for c in COLOURS}
     for prov in body["provinces"]:
         names[prov["colour"]].append(prov["name"])
     out: list[str] = []
 
     # Display and deck side by side, the discards beside them.
-    out.append(_text(14, top + 14, _("Display"), 15, anchor="start", bold=True))
+    out.append(_text(14, top + 20, _("Display"), FONT, anchor="start", bold=True))
     display: Mapping[str, int] = body["display"]
     x = 14.0
-    y = top + 24
+    y = top + 32
     for colour in COLOURS:
         n = display.get(colour, 0)
         if not n:
@@ -496,57 +596,69 @@ def _cards(
         title = _("{n} {colour} on display ({provinces})").format(
             n=n, colour=_(colour), provinces=", ".join(names[colour])
         )
-        card = _card(x, y, colour, _(colour), names[colour], n, title)
+        mark = places.mark("display", colour)
+        card = _card(x, y, colour, _(colour), names[colour], n, title, mark)
         label = _("take a {colour} card").format(colour=_(colour))
-        out.append(places.spot("display", colour, card, label))
-        x += CARD_W + 10
+        ident = f"ch-display-{colour}"
+        if places.actions("display", colour):
+            out.append(places.spot("display", colour, card, label, ident))
+        else:
+            out.append(f'<g id="{ident}">{card}</g>')
+        x += CARD_W + 8
     if not any(display.values()):
-        out.append(_text(14, y + 40, _("empty"), 13, anchor="start", fill=GREY))
-    dx = 14 + 4 * (CARD_W + 10)
+        out.append(_text(14, y + 40, _("empty"), FONT, anchor="start", fill=GREY))
+    dx = 14 + 4 * (CARD_W + 8)
     deck_n: int = body["deck"]
     deck = (
-        f'<g class="deck"><title>{s.esc(_("deck: {n} cards").format(n=deck_n))}</title>'
+        f'<g class="deck{places.mark("deck", "")}"><title>'
+        f"{s.esc(_('deck: {n} cards').format(n=deck_n))}</title>"
         f'<rect x="{dx:.1f}" y="{y:.1f}" width="{CARD_W:.1f}" height="{CARD_H:.1f}" rx="6" '
         f'fill="#5b4a3a" stroke="{s.INK}" stroke-width="1.2"/>'
         f'<rect x="{dx + 5:.1f}" y="{y + 5:.1f}" width="{CARD_W - 10:.1f}" '
         f'height="{CARD_H - 10:.1f}" rx="4" fill="none" stroke="#c9a96e" stroke-width="1"/>'
-        + _text(dx + CARD_W / 2, y + 40, deck_n, 20, fill="#fff", bold=True)
-        + _text(dx + CARD_W / 2, y + 60, _("deck"), 13, fill="#fff")
+        + _text(dx + CARD_W / 2, y + 40, deck_n, 22, fill="#fff", bold=True)
+        + _text(dx + CARD_W / 2, y + 62, _("deck"), FONT, fill="#fff")
         + "</g>"
     )
-    out.append(places.spot("deck", "", deck, _("draw the top card of the deck")))
+    if places.actions("deck", ""):
+        out.append(places.spot("deck", "", deck, _("draw the top card of the deck"), "ch-deck"))
+    else:
+        out.append(f'<g id="ch-deck">{deck}</g>')
     exhausted: int = body.get("exhaustions", 0)
     if exhausted:
         out.append(
             _text(
                 dx + CARD_W / 2,
-                y + CARD_H + 15,
+                y + CARD_H + 20,
                 _("ran out {n}×").format(n=exhausted),
-                12,
+                FONT,
                 fill=GREY,
             )
         )
-    px = dx + CARD_W + 12
-    out.append(_text(px, top + 14, _("Discards"), 15, anchor="start", bold=True))
+    px = dx + CARD_W + 10
+    out.append(_text(px, top + 20, _("Discards"), FONT, anchor="start", bold=True))
     discards: Mapping[str, int] = body["discards"]
     for k, colour in enumerate(COLOURS):
-        cy = y + 17 * k
+        cy = y - 4 + 21 * k
+        mark = places.mark("discard", colour)
         out.append(
-            f'<rect x="{px:.1f}" y="{cy:.1f}" width="14" height="15" rx="2" '
+            f'<g class="discard{mark}" id="ch-discard-{colour}">'
+            f'<rect x="{px:.1f}" y="{cy:.1f}" width="18" height="19" rx="2" '
             f'fill="{INKS[colour]}" stroke="{s.INK}" stroke-width="0.6"/>'
-            + _text(px + 7, cy + 11.5, INITIALS[colour], 11, fill=ON_INK[colour], bold=True)
-            + _text(px + 19, cy + 12, f"{discards.get(colour, 0)}", 13, anchor="start")
+            + _text(px + 9, cy + 15, INITIALS[colour], FONT, fill=ON_INK[colour], bold=True)
+            + _text(px + 23, cy + 15, f"{discards.get(colour, 0)}", FONT, anchor="start")
+            + "</g>"
         )
 
     # The viewer's own hand, face up; others' hands are only counts in the seat rows.
     hand: Mapping[str, int] | None = body.get("hand")
-    top2 = y + CARD_H + 24
+    top2 = top + 32 + DISPLAY_H
     if viewer is None or hand is None:
-        out.append(_text(14, top2 + 14, _("Spectating: hands are hidden"), 14, anchor="start"))
-        return out
-    out.append(_text(14, top2 + 14, _("Your hand"), 15, anchor="start", bold=True))
+        out.append(_text(14, top2 + 20, _("Spectating: hands are hidden"), FONT, anchor="start"))
+        return out, top2 + 32
+    out.append(_text(14, top2 + 20, _("Your hand"), FONT, anchor="start", bold=True))
     x = 14.0
-    y2 = top2 + 24
+    y2 = top2 + 36
     cards: list[str] = []
     for colour in COLOURS:
         n = hand.get(colour, 0)
@@ -556,38 +668,133 @@ def _cards(
             n=n, colour=_(colour), provinces=", ".join(names[colour])
         )
         card = _card(x, y2, colour, _(colour), names[colour], n, title)
-        label = _("exchange a {colour} card").format(colour=_(colour))
-        cards.append(places.spot("hand", colour, card, label))
-        x += CARD_W + 10
+        label = _("your {colour} cards: place with them, or exchange one").format(colour=_(colour))
+        ident = f"ch-hand-{colour}"
+        picked = places.pick(colour, card, label, ident)
+        cards.append(picked if picked != card else f'<g id="{ident}">{card}</g>')
+        x += CARD_W + 8
     if not cards:
-        cards.append(_text(14, y2 + 40, _("empty"), 13, anchor="start", fill=GREY))
+        cards.append(_text(14, y2 + 40, _("empty"), FONT, anchor="start", fill=GREY))
     out.append(f'<g class="hand" data-seat="{viewer}">{"".join(cards)}</g>')
-    return out
+    return out, y2 + CARD_H + 14
+
+
+def _legend(top: float, _: Callable[[str], str]) -> tuple[list[str], float]:
+    """The map's symbols in words, each beside a small drawing of itself at height y."""
+
+    def field(y: float) -> str:
+        return (
+            f'<circle cx="30" cy="{y:.1f}" r="{FIELD_R:.1f}" fill="#fff" stroke="{GREY}" '
+            f'stroke-width="2"/>' + _text(30, y + 5.5, "3", FONT, fill=GREY)
+        )
+
+    def ring(y: float) -> str:
+        return (
+            f'<circle cx="30" cy="{y:.1f}" r="{FIELD_R + 4:.1f}" fill="none" '
+            f'stroke="{s.INK}" stroke-width="2.2" stroke-dasharray="4 2.5"/>'
+        )
+
+    def road(y: float) -> str:
+        return (
+            f'<line x1="14" y1="{y:.1f}" x2="46" y2="{y:.1f}" stroke="#6b5a45" '
+            f'stroke-width="3.5" stroke-linecap="round"/>'
+        )
+
+    def alliance(y: float) -> str:
+        return (
+            f'<line x1="8" y1="{y:.1f}" x2="52" y2="{y:.1f}" stroke="{GREY}" '
+            f'stroke-width="1.5" stroke-dasharray="2 5" stroke-linecap="round"/>'
+            f'<circle cx="30" cy="{y:.1f}" r="11.5" fill="#fff" stroke="{GREY}"/>'
+            + _text(30, y + 5.5, "1", FONT, fill=GREY, bold=True)
+        )
+
+    def tick(y: float) -> str:
+        return f'<circle cx="30" cy="{y:.1f}" r="10" fill="{s.INK}"/>' + _text(
+            30, y + 5.5, "✓", FONT, fill="#fff"
+        )
+
+    def envoys(y: float) -> str:
+        return s.seat_marker(0, 23, y, ENVOY_R, label=False) + s.seat_marker(
+            1, 37, y, ENVOY_R, label=False
+        )
+
+    symbols: list[tuple[Callable[[float], str], str]] = [
+        (field, _("a free house field, numbered as moves name it (Shu.3)")),
+        (ring, _("dashed ring: you may place a piece here now")),
+        (road, _("road: a chain of 4 or more of your houses along roads scores at the end")),
+        (
+            alliance,
+            _(
+                "dotted line with a number: an alliance of two provinces, scored in that "
+                "order; beside it the seats with the emissary majority in both"
+            ),
+        ),
+        (tick, _("tick on a province's name: its houses have been scored")),
+        (envoys, _("small pieces under a province's name: its emissaries, by seat")),
+    ]
+    out = [_text(14, top + 20, _("Legend"), FONT, anchor="start", bold=True)]
+    y = top + 34
+    for drawing, words in symbols:
+        lines = s.wrap(words, FONT, WIDTH - 80)
+        out.append(drawing(y + 10 * len(lines)))
+        for k, line in enumerate(lines):
+            out.append(_text(64, y + 16 + 20 * k, line, FONT, anchor="start"))
+        y += 20 * len(lines) + 12
+    return [f'<g class="legend" id="ch-legend">{"".join(out)}</g>'], y
+
+
+def confirm(notation: str, board: BoardInput) -> str | None:
+    """What a move that spends the turn unexpectedly will do, to be confirmed first.
+
+    Only the exchange: it ends the turn without a piece placed. `done` is the ordinary
+    end of a placing turn, and `pass` exists only when nothing else is possible (CH-2.1).
+    """
+    _ = board.gettext
+    words = notation.split()
+    if words[:1] == ["exchange"] and len(words) == 2:
+        return _(
+            "Exchange a {colour} card: it goes to the discards, you take one card, and "
+            "your turn ends without placing a piece."
+        ).format(colour=_(words[1]))
+    return None
 
 
 def render(board: BoardInput) -> Board:
     _ = board.gettext
     body = board.body
     layout = board.layout
-    viewer = board.seat
-    places = _Places(board.legal, _)
+    colours = {p["name"]: p["colour"] for p in body["provinces"]}
+    places = _Places(board, colours, _)
     parts: list[str] = []
 
     head = "China · " + _("board {side}").format(side=layout.get("side", ""))
     if layout.get("reconstructed"):
         head += " · " + _("reconstructed map")
-    parts.append(_text(14, 20, head, 15, anchor="start", bold=True))
+    parts.append(_text(14, 24, head, FONT + 1, anchor="start", bold=True))
+    status = _status(board, _)
+    lines = s.wrap(status, FONT, WIDTH - 28)
     if body.get("last_round"):
-        parts.append(
-            _text(WIDTH - 14, 20, _("LAST ROUND"), 14, anchor="end", fill="#b00020", bold=True)
-        )
-    parts.append(_text(14, 41, _status(body, _), 14, anchor="start"))
+        flag = _("LAST ROUND")
+        room = WIDTH - 28 - s.text_width(head, FONT + 1, bold=True) - 16
+        if s.text_width(flag, FONT, bold=True) <= room:
+            parts.append(_text(WIDTH - 14, 24, flag, FONT, anchor="end", fill="#b00020", bold=True))
+        else:
+            lines = s.wrap(f"{flag} · {status}", FONT, WIDTH - 28)
+    # The page and the tests read the awaited decision by its class.
+    parts.append('<g class="prompt">')
+    prompt = "".join(
+        _text(14, 48 + 21 * k, line, FONT, anchor="start") for k, line in enumerate(lines[:2])
+    )
+    parts.append(f'<g class="prompt">{prompt}</g>')
+    parts.append("</g>")
 
-    parts += _map(body, layout, places, _)
+    parts += _map(board, places, _)
     map_bottom = MAP_TOP + 84 * SCALE
-    parts += _seats(body, viewer, map_bottom, _)
-    seats_bottom = map_bottom + 30 + ROW_H * body["players"]
-    parts += _cards(body, viewer, seats_bottom, places, _)
-    height = seats_bottom + 24 + CARD_H + 24 + (24 + CARD_H + 14 if viewer is not None else 24)
-    title = "China: " + _status(body, _)
-    return Board(s.document(WIDTH, height, parts, title), places.placed)
+    parts += _seats(board, places, map_bottom, _)
+    seats_bottom = map_bottom + 34 + ROW_H * body["players"]
+    cards, bottom = _cards(board, seats_bottom, places, _)
+    parts += cards
+    legend, bottom = _legend(bottom, _)
+    parts += legend
+    title = "China: " + status
+    return Board(s.document(WIDTH, bottom, parts, title), places.placed)

@@ -58,8 +58,11 @@ def _polygon(cx: float, cy: float, r: float, sides: int, turn: float = -90.0) ->
     return " ".join(points)
 
 
-def seat_marker(seat: int, cx: float, cy: float, r: float, label: bool = True) -> str:
-    """A piece of `seat`: its colour, its own shape and (if `label`) its P-number."""
+def seat_marker(
+    seat: int, cx: float, cy: float, r: float, label: bool = True, size: float | None = None
+) -> str:
+    """A piece of `seat`: its colour, its own shape and (if `label`) its P-number, written
+    `size` high (by default in proportion to the piece)."""
     colour = seat_colour(seat)
     shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
     style = f'fill="{colour}" stroke="{INK}" stroke-width="1"'
@@ -80,7 +83,7 @@ def seat_marker(seat: int, cx: float, cy: float, r: float, label: bool = True) -
         turn = 0.0 if shape == "diamond" else -90.0
         body = f'<polygon points="{_polygon(cx, cy, r * 1.15, sides, turn)}" {style}/>'
     if label:
-        size = max(6.0, r * 0.9)
+        size = size or max(6.0, r * 0.9)
         body += (
             f'<text x="{cx:.1f}" y="{cy + size * 0.35:.1f}" font-size="{size:.1f}" '
             f'text-anchor="middle" fill="#fff" stroke="{INK}" stroke-width="0.3" '
@@ -89,19 +92,71 @@ def seat_marker(seat: int, cx: float, cy: float, r: float, label: bool = True) -
     return f'<g class="piece seat{seat}"><title>{seat_label(seat)}</title>{body}</g>'
 
 
-def spot(actions: Sequence[str], inner: str, label: str) -> str:
+def spot(
+    actions: Sequence[str],
+    inner: str,
+    label: str,
+    *,
+    pick: str | None = None,
+    ident: str | None = None,
+) -> str:
     """`inner` as a thing to click (and to reach with Tab) that offers `actions`.
 
     The page sends the action when there is one, and asks which when there are several.
-    Without actions `inner` is returned as it is: nothing to click.
+    A `pick` (a card in hand, a piece) is only selected by a click: its actions are then
+    offered on their targets. `ident` is the spot's stable id. Without actions `inner` is
+    returned as it is: nothing to click.
     """
     if not actions:
         return inner
     data = esc(json.dumps(list(actions)))
+    extra = f' data-pick="{esc(pick)}"' if pick is not None else ""
+    extra += f' id="{esc(ident)}"' if ident is not None else ""
     return (
         f'<g class="spot" tabindex="0" role="button" aria-label="{esc(label)}" '
-        f'data-actions="{data}"><title>{esc(label)}</title>{inner}</g>'
+        f'data-actions="{data}"{extra}><title>{esc(label)}</title>{inner}</g>'
     )
+
+
+# A phone shows the board across its 390 CSS px: a finger needs 44 px, an eye 12 px.
+PHONE_WIDTH = 390.0
+
+
+def readable(width: float) -> float:
+    """The smallest font size, in units of a board `width` wide, that reads on a phone
+    (rounded up to the tenth the SVG is written with)."""
+    return math.ceil(120.0 * width / PHONE_WIDTH) / 10
+
+
+def tappable(width: float) -> float:
+    """The smallest side of a tap target, in units of a board `width` wide (rounded up
+    to a whole unit, so a half side written to a tenth is never short)."""
+    return float(math.ceil(44.0 * width / PHONE_WIDTH))
+
+
+def hit(x: float, y: float, w: float, h: float) -> str:
+    """An invisible area that takes a spot's taps where its drawing is smaller."""
+    return (
+        f'<rect class="hit" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+        f'fill="transparent"/>'
+    )
+
+
+def text_width(content: str, size: float, bold: bool = False) -> float:
+    """A text's width as the common sans-serif fonts set it, near enough to lay out by."""
+    return len(content) * size * (0.7 if bold else 0.6)
+
+
+def wrap(content: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """`content` broken at spaces into lines no wider than `width` (a word too long for
+    a line keeps a line of its own)."""
+    lines: list[str] = []
+    for word in content.split(" "):
+        if lines and text_width(lines[-1] + " " + word, size, bold) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
 def document(width: float, height: float, parts: Iterable[str], title: str) -> str:
