@@ -91,7 +91,8 @@ bench: $(STAMP)
 
 # Extract the pages' strings and merge them into the Dutch and German catalogues.
 i18n: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _ --no-location --sort-output \
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _ -k t -k tn:1,2 -k ngettext:1,2 \
+	  --no-location --sort-output \
 	  --project Tianxia -o src/tianxia/web/locale/tianxia.pot src/tianxia/web
 	$(BIN)/python -m tianxia.web.sentences
 	for lang in nl de; do \

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("babel")
 
 from serving import Server
-from tianxia.web.i18n import JS_STRINGS, LANGS, LOCALE, negotiate, translations
+from tianxia.web.i18n import JS_STRINGS, LANGS, LOCALE, negotiate, script_strings
 
 
 def test_every_page_is_served(site: Server) -> None:
@@ -48,18 +48,24 @@ def test_every_string_is_translated_into_dutch_and_german() -> None:
 
     with (LOCALE / "tianxia.pot").open("rb") as f:
         wanted = {m.id for m in read_po(f) if m.id}
-    assert set(JS_STRINGS) <= wanted, "run `make i18n`: the template is out of date"
+    single, plural = script_strings()
+    assert {*JS_STRINGS, *single, *plural} <= wanted, "run `make i18n`: the template is old"
     for lang in LANGS[1:]:
         with (LOCALE / lang / "LC_MESSAGES" / "tianxia.po").open("rb") as f:
             catalog = read_po(f, locale=lang)
-        done = {m.id for m in catalog if m.id and m.string and not m.fuzzy}
-        assert wanted - done == set(), f"{lang}: untranslated {sorted(wanted - done)[:10]}"
-        t = translations(lang).gettext
+        # A plural is done when every one of its forms is.
+        done = {m.id for m in catalog if m.id and all(_forms(m.string)) and not m.fuzzy}
+        assert wanted - done == set(), f"{lang}: untranslated {sorted(wanted - done, key=str)[:10]}"
         for m in catalog:
-            if m.id and isinstance(m.id, str) and "{" in m.id:
+            if m.id and "{" in str(m.id):
                 # A placeholder must survive translation, or the page shows a hole.
-                for name in [p.split("}")[0] for p in m.id.split("{")[1:]]:
-                    assert "{" + name + "}" in t(m.id), (lang, m.id)
+                for english, form in zip(_forms(m.id) * 2, _forms(m.string), strict=False):
+                    for name in [p.split("}")[0] for p in english.split("{")[1:]]:
+                        assert "{" + name + "}" in form, (lang, m.id)
+
+
+def _forms(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, tuple | list) else [str(value)]
 
 
 def test_a_browser_gets_its_board_and_a_bots_reasons_only_after_the_end(site: Server) -> None:

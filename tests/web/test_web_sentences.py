@@ -167,3 +167,44 @@ def test_every_rules_page_is_served_in_its_language_with_working_section_links(
             assert said[lang] in html, (name, lang)
             ids = set(re.findall(r'id="([^"]+)"', html))
             assert set(re.findall(r'href="#([^"]+)"', html)) <= ids, (name, lang)
+
+
+# "a orange card", "take 1 more card(s)", "(1 units)": English said right, in every form.
+_WRONG_ENGLISH = re.compile(
+    r"\w\((?:s|es)\)|\ba (?!uni|use|one)[aeiou]\w|\ban [b-df-hj-np-tv-z]\w|"
+    r"(?<![\w.-])[+-]?1 (?:units|cards|tiles|fields|places|card places|ounces|yuan)\b"
+)
+
+
+@pytest.mark.parametrize("name", TITLES)
+def test_sentences_say_a_an_and_plurals_right(name: str) -> None:
+    said: set[str] = set()
+    for seed in (2, 3, 4):
+        explained, lines = _played(name, seed)
+        said.update(explained, lines)
+    match = Match(load_game(name, 3), seed=9)
+    rng = random.Random(9)
+    while not match.state.is_terminal() and len(said) < 5000:
+        seat = match.state.current_player()
+        envelope = match.state.observation(seat if seat >= 0 else None)
+        said.update(v for v in _texts(envelope) if " " in v)
+        _step(match, rng)
+    wrong = sorted(t for t in said if _WRONG_ENGLISH.search(t))
+    assert not wrong, wrong[:5]
+
+
+def _texts(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _texts(v)]
+    if isinstance(value, list | tuple):
+        return [t for v in value for t in _texts(v)]
+    return []
+
+
+def test_no_template_writes_a_plural_as_a_parenthesis() -> None:
+    with (LOCALE / "tianxia.pot").open("rb") as f:
+        ids = [m.id for m in read_po(f) if m.id]
+    forms = [i for i in ids for s in ([i] if isinstance(i, str) else i) if re.search(r"\w\(s\)", s)]
+    assert not forms, forms

@@ -2,16 +2,24 @@
 
 The catalogues are `locale/<lang>/LC_MESSAGES/tianxia.po`, compiled in memory when first
 used (no compiled files to keep in step). `make i18n` extracts the strings from the
-Python, the templates and `JS_STRINGS`, and updates the catalogues.
+Python, the templates and the page scripts (`t("...")`, `tn("...", "...", n)`), and
+updates the catalogues.
+
+A fourth language exists for tests only: the pseudo-locale `xx`, offered by no switch and
+accepted only while the environment says `TIANXIA_PSEUDO_LOCALE=1`. Its catalogue is the
+template itself with every string wrapped in ⟦ ⟧, so a page, a board or a sentence that
+shows a word outside the markers shows a string that never went through a catalogue.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable
 from io import BytesIO
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -19,7 +27,20 @@ from babel.support import NullTranslations, Translations
 LANGS = ("en", "nl", "de")
 LANG_NAMES = {"en": "English", "nl": "Nederlands", "de": "Deutsch"}
 LOCALE = Path(__file__).with_name("locale")
+STATIC = Path(__file__).with_name("static")
 DOMAIN = "tianxia"
+PSEUDO = "xx"
+PSEUDO_SWITCH = "TIANXIA_PSEUDO_LOCALE"
+OPEN, CLOSE = "\u27e6", "\u27e7"  # ⟦ ⟧
+
+
+def pseudo_enabled() -> bool:
+    return os.environ.get(PSEUDO_SWITCH) == "1"
+
+
+def accepted() -> tuple[str, ...]:
+    """The languages a page or a connection may ask for: the pseudo-locale only in tests."""
+    return (*LANGS, PSEUDO) if pseudo_enabled() else LANGS
 
 
 def N_(text: str) -> str:
@@ -75,11 +96,31 @@ JS_STRINGS = [
 
 @functools.cache
 def translations(lang: str) -> NullTranslations:
+    if lang == PSEUDO and pseudo_enabled():
+        return _compiled(_pseudo_catalog())
     if lang not in LANGS or lang == "en":
         return NullTranslations()
     path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang, domain=DOMAIN)
+    return _compiled(catalog)
+
+
+def _pseudo_catalog() -> Catalog:
+    """The template with every string translated as itself in markers."""
+    with (LOCALE / f"{DOMAIN}.pot").open("rb") as f:
+        catalog = read_po(f, locale="en", domain=DOMAIN)
+    for m in catalog:
+        if not m.id:
+            continue
+        if isinstance(m.id, str):
+            m.string = OPEN + m.id + CLOSE
+        else:
+            m.string = tuple(OPEN + str(form) + CLOSE for form in m.id)
+    return catalog
+
+
+def _compiled(catalog: Catalog) -> Translations:
     buf = BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)
@@ -89,28 +130,66 @@ def translations(lang: str) -> NullTranslations:
 WORD = "WORD"  # the context of a word the rules put into sentences (a colour, an animal)
 
 
+class Gettext:
+    """A board's translation function: a string of the pages, else a word of the games
+    (a board names a colour as the log does); `ngettext` for a count's plural."""
+
+    def __init__(self, t: NullTranslations) -> None:
+        self._t = t
+
+    def __call__(self, text: str) -> str:
+        found = str(self._t.gettext(text))
+        return found if found != text else str(self._t.pgettext(WORD, text))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return str(self._t.ngettext(singular, plural, n))
+
+
 @functools.cache
-def gettext_for(lang: str) -> Callable[[str], str]:
-    """The page's translation function: a string of the pages, else a word of the games
-    (a board names a colour as the log does)."""
-    t = translations(lang)
-
-    def gettext(text: str) -> str:
-        found = str(t.gettext(text))
-        return found if found != text else str(t.pgettext(WORD, text))
-
-    return gettext
+def gettext_for(lang: str) -> Gettext:
+    return Gettext(translations(lang))
 
 
-def js_strings(lang: str) -> dict[str, str]:
+def ngettext_of(gettext: Callable[[str], str]) -> Callable[[str, str, int], str]:
+    """The plural function that goes with `gettext` (English where it has none)."""
+    found: Callable[[str, str, int], str] | None = getattr(gettext, "ngettext", None)
+    return found or (lambda singular, plural, n: singular if n == 1 else plural)
+
+
+@functools.cache
+def script_strings() -> tuple[list[str], list[tuple[str, str]]]:
+    """The strings the page scripts translate: `t("...")` and `tn("...", "...", n)`."""
+    from babel.messages.extract import extract
+
+    single: list[str] = []
+    plural: list[tuple[str, str]] = []
+    for path in sorted(STATIC.glob("*.js")):
+        with path.open("rb") as f:
+            for _line, message, _comments, _context in extract(
+                "javascript", f, keywords={"t": None, "tn": (1, 2)}
+            ):
+                if isinstance(message, tuple):
+                    plural.append((str(message[0]), str(message[1])))
+                else:
+                    single.append(message)
+    return single, plural
+
+
+def js_strings(lang: str) -> dict[str, str | list[str]]:
+    """`window.T`: each string of the scripts translated; a plural under its two English
+    forms joined by U+0004, as its [one, other] forms (every language here has two)."""
     t = gettext_for(lang)
-    return {s: t(s) for s in JS_STRINGS}
+    single, plural = script_strings()
+    out: dict[str, str | list[str]] = {s: t(s) for s in [*JS_STRINGS, *single]}
+    for one, other in plural:
+        out[one + "\u0004" + other] = [t.ngettext(one, other, 1), t.ngettext(one, other, 2)]
+    return out
 
 
 def negotiate(query: str | None, cookie: str | None, accept_language: str | None) -> str:
     """The page's language: `?lang=`, then the switch's cookie, then the browser's list."""
     for choice in (query, cookie):
-        if choice in LANGS:
+        if choice in accepted():
             return choice
     ranked: list[tuple[float, str]] = []
     for i, part in enumerate((accept_language or "").split(",")):

@@ -312,7 +312,15 @@ def _on_exchange(t: ChinaState, s: ChinaState, a: Action) -> None:
     assert isinstance(a, Exchange)
     me = s.seat
     _spend(t, a.colour, 1)
-    _log(t, "{} exchanges a {} card", seat_name(me), COLOURS[a.colour])
+    # The log is part of the state hashes stored games keep: games of rules version 2
+    # keep "a orange card".
+    an = _an(COLOURS[a.colour]) and t.game.rules_version > 2
+    _log(
+        t,
+        "{} exchanges an {} card" if an else "{} exchanges a {} card",
+        seat_name(me),
+        COLOURS[a.colour],
+    )
     t.to_take = 1
     _refill_step(t)
 
@@ -617,6 +625,8 @@ def why_illegal(s: ChinaState, a: Action) -> tuple[str, str]:
                 f"{s.cards} cards were played this turn and at most 3 may be played",
             )
         if a.joker == OWN and not hand[colour]:
+            if _an(COLOURS[colour]):
+                return ("CH-3.3", f"{pname} needs an {COLOURS[colour]} card and none is in hand")
             return ("CH-3.3", f"{pname} needs a {COLOURS[colour]} card and none is in hand")
         if a.joker != OWN and hand[a.joker] < 2:
             return (
@@ -652,12 +662,20 @@ def _colour(c: int) -> str:
     return COLOURS[c] if 0 <= c < 5 else f"colour {c}"
 
 
+def _an(word: str) -> bool:
+    """Whether English says "an" before `word` ("an orange card")."""
+    return word[:1] in ("a", "e", "i", "o", "u")
+
+
 def describe(s: ChinaState, a: Action) -> str:
     g = s.game
     b = g.board
     if isinstance(a, Card):
         where = {DEAL: "is dealt", DRAW: "is drawn into the hand", REVEAL: "is laid out"}
-        return f"a {COLOURS[a.colour]} card {where.get(s.phase, 'comes')} from the deck"
+        colour = COLOURS[a.colour]
+        if _an(colour):
+            return f"an {colour} card {where.get(s.phase, 'comes')} from the deck"
+        return f"a {colour} card {where.get(s.phase, 'comes')} from the deck"
     if isinstance(a, House | Emissary | Fortify):
         p = _where(g, a)
         pay = (
@@ -677,6 +695,8 @@ def describe(s: ChinaState, a: Action) -> str:
     if isinstance(a, Pass):
         return f"{seat_name(s.seat)} passes, unable to place or exchange"
     if isinstance(a, Exchange):
+        if _an(COLOURS[a.colour]):
+            return f"{seat_name(s.seat)} discards an {COLOURS[a.colour]} card and takes one card instead"
         return f"{seat_name(s.seat)} discards a {COLOURS[a.colour]} card and takes one card instead"
     if isinstance(a, Take):
         return f"{seat_name(s.seat)} takes the face-up {COLOURS[a.colour]} card from the display"
@@ -708,9 +728,9 @@ def event(s: ChinaState, a: Action, after: ChinaState) -> Event:
         else:
             return Event.public(f"{COLOURS[a.colour]} is laid out on the display", reveals=True)
         who = seat_name(seat)
-        return Event.private(
-            f"{who} gets a {COLOURS[a.colour]} card", {seat}, f"{who} gets a card from the deck"
-        )
+        colour = COLOURS[a.colour]
+        got = f"{who} gets an {colour} card" if _an(colour) else f"{who} gets a {colour} card"
+        return Event.private(got, {seat}, f"{who} gets a card from the deck")
     return Event.public(f"{seat_name(s.seat)}: {a}")
 
 

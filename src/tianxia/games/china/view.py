@@ -23,7 +23,9 @@ def pending(s: ChinaState) -> str:
     if s.phase == "place":
         return f"{seat_name(s.seat)} may place a second piece in {b.province_names[s.province]} or say done"
     if s.phase == "refill":
-        return f"{seat_name(s.seat)} takes {s.to_take} more card(s) from the display or the deck"
+        if s.to_take == 1:
+            return f"{seat_name(s.seat)} takes 1 more card from the display or the deck"
+        return f"{seat_name(s.seat)} takes {s.to_take} more cards from the display or the deck"
     if s.phase == "draw":
         return f"chance draws the top card of the deck for {seat_name(s.seat)}"
     if s.phase == "reveal":

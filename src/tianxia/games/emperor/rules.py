@@ -1301,12 +1301,14 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
         if isinstance(a, Colonise):
             if s.owner[dst] != -1:
                 return ("EM-5.1", f"{a.dst} is occupied; only an empty province can be colonised")
+            if s.units[src] == 1:
+                return ("EM-5.1", f"{a.src} holds 1 unit; three go and at least one must stay")
             if s.units[src] < 4:
                 return (
                     "EM-5.1",
                     f"{a.src} holds {s.units[src]} units; three go and at least one must stay",
                 )
-            return ("EM-2.2", f"the border {a.src}-{a.dst} is blocked by {blocked}")
+            return ("EM-2.2", f"the border {a.src}-{a.dst} is blocked by {kind_name(blocked)}")
         if isinstance(a, Move):
             if s.owner[dst] != me:
                 return (
@@ -1314,11 +1316,13 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
                     f"units move only into your own provinces, and {a.dst} is not yours",
                 )
             if blocked != NORMAL and not t.open_borders:
-                return ("EM-2.2", f"the border {a.src}-{a.dst} is blocked by {blocked}")
+                return ("EM-2.2", f"the border {a.src}-{a.dst} is blocked by {kind_name(blocked)}")
             free = s.units[src] - s.moved[src]
+            if free == 1:
+                return ("EM-6.1", f"only 1 unit in {a.src} has not yet crossed a border this phase")
             return (
                 "EM-6.1",
-                f"only {free} unit(s) in {a.src} have not yet crossed a border this phase",
+                f"only {free} units in {a.src} have not yet crossed a border this phase",
             )
         if s.owner[dst] == -1 or s.owner[dst] == me:
             return ("EM-7.2", f"{a.dst} holds no opponent's units to attack")
@@ -1328,7 +1332,8 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
             return ("EM-7.7", f"the units in {a.src} moved in after a conquest and attack no more")
         return (
             "EM-7.3",
-            f"the border {a.src}-{a.dst} is blocked by {blocked} and you hold no {blocked} card",
+            f"the border {a.src}-{a.dst} is blocked by {kind_name(blocked)}"
+            f" and you hold no {kind_name(blocked)} card",
         )
     if isinstance(a, ProposeMerger):
         x = a.seat
@@ -1364,21 +1369,31 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
     return ("ENGINE-2", f"{a} is not one of the actions open now")
 
 
+def kind_name(kind: str) -> str:
+    """An obstacle's or a yang card's name as a sentence says it (`great_wall`: "great
+    wall"); the catalogues translate that name as a word."""
+    return kind.replace("_", " ")
+
+
 def describe(s: S, a: Action) -> str:
     t = s.game.tables
     if isinstance(a, Start):
         return f"occupies the empty province {a.province} with {t.start_units} units"
     if isinstance(a, Grow):
         due = t.growth_base if s.growth[0] < 0 else 1
-        return f"places {due} new unit(s) in {a.province}"
+        if due == 1:
+            return f"places 1 new unit in {a.province}"
+        return f"places {due} new units in {a.province}"
     if isinstance(a, Colonise):
         return f"moves 3 units from {a.src} to colonise the empty province {a.dst}"
     if isinstance(a, Move):
-        return f"moves {a.n} unit(s) from {a.src} into {a.dst}"
+        if a.n == 1:
+            return f"moves 1 unit from {a.src} into {a.dst}"
+        return f"moves {a.n} units from {a.src} into {a.dst}"
     if isinstance(a, Attack):
         k = card_for(s, t.index[a.src], t.index[a.dst])
         if k >= 0:
-            return f"attacks {a.dst} from {a.src}, spending a {t.yang_kinds[k]} card"
+            return f"attacks {a.dst} from {a.src}, spending a {kind_name(t.yang_kinds[k])} card"
         return f"attacks {a.dst} from {a.src}"
     if isinstance(a, ProposeMerger):
         return f"offers {seat_name(a.seat)} to merge the two states"
@@ -1397,7 +1412,9 @@ def describe(s: S, a: Action) -> str:
     if isinstance(a, Withdraw):
         return "calls the attack off"
     if isinstance(a, Advance):
-        return f"moves {a.n} unit(s) into the conquered province"
+        if a.n == 1:
+            return "moves 1 unit into the conquered province"
+        return f"moves {a.n} units into the conquered province"
     if isinstance(a, AssignYang):
         return f"assigns the face-down yang card to {a.province}"
     if isinstance(a, AssignYin):

@@ -502,9 +502,11 @@ def why_illegal(s: GreatWallState, a: Action) -> tuple[str, str]:
         if a.kind == HORSEMAN:
             return ("GW-3.4", "a horseman costs no action: lay it with 'horseman <section>'")
         if hand[a.kind] < a.count:
+            if hand[a.kind] == 1:
+                return ("GW-2.2", f"{who} holds 1 {KINDS[a.kind]} card, not {a.count}")
             return (
                 "GW-2.2",
-                f"{who} holds {hand[a.kind]} {KINDS[a.kind]} card(s), not {a.count}",
+                f"{who} holds {hand[a.kind]} {KINDS[a.kind]} cards, not {a.count}",
             )
     if isinstance(a, Horseman) and not hand[HORSEMAN]:
         return ("GW-3.4", f"{who} holds no horseman")
@@ -513,11 +515,16 @@ def why_illegal(s: GreatWallState, a: Action) -> tuple[str, str]:
         name = f"{SECTION_NAMES[a.section]}{a.position + 1}"
         if not hand[DRAGON]:
             return ("GW-3.5", f"{who} holds no dragon")
+        if a.position >= len(sec.stacks) == 1:
+            return (
+                "GW-3.5",
+                f"there is no card {name}: section {SECTION_NAMES[a.section]} has 1 card place",
+            )
         if a.position >= len(sec.stacks):
             return (
                 "GW-3.5",
                 f"there is no card {name}: section {SECTION_NAMES[a.section]} "
-                f"has {len(sec.stacks)} card place(s)",
+                f"has {len(sec.stacks)} card places",
             )
         if sec.placed is not None and sec.placed[1] == a.position:
             return ("GW-3.5", f"a dragon may not cover card {name}: a fame tile lies on it")
@@ -559,8 +566,10 @@ def _why_not_score(s: GreatWallState, a: Lay | Take) -> tuple[str, str]:
     if a.value not in sec.tiles:
         shown = " and ".join(map(str, sec.tiles))
         return ("GW-4.2", f"the face-up tiles in {name} are {shown}, not {a.value}")
+    if a.position >= len(sec.stacks) == 1:
+        return ("GW-4.2", f"section {name} has only 1 card place")
     if a.position >= len(sec.stacks):
-        return ("GW-4.2", f"section {name} has only {len(sec.stacks)} card place(s)")
+        return ("GW-4.2", f"section {name} has only {len(sec.stacks)} card places")
     return (
         "GW-4.2",
         f"card {name}{a.position + 1} is not an uncovered card of {who}: "

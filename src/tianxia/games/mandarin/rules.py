@@ -636,10 +636,11 @@ def who_name(s: MandarinState) -> str:
 
 
 def pending(s: MandarinState) -> str:
-    """The pending decision, in words."""
+    """The pending decision, in words: cashing in is named wherever it is open, which is
+    at every decision of one's own turn, not only before the roll (MA-2.1)."""
     text = _pending(s)
-    if s.phase != START and may_cash(s):
-        text += f"; {seat_name(s.actor)} may cash in tiles first"
+    if may_cash(s) and s.actor in s.owner:
+        text += f"; {seat_name(s.actor)} may also cash in tiles, at any decision of the turn"
     return text
 
 
@@ -649,7 +650,7 @@ def _pending(s: MandarinState) -> str:
     if phase == SIGN:
         return f"{seat_name(seat)} chooses an animal sign"
     if phase == START:
-        return f"{seat_name(seat)} may cash in tiles, then rolls the die"
+        return f"{seat_name(seat)} rolls the die"
     if phase == DIE:
         return f"the die is rolled for {seat_name(s.seat)}"
     if phase == TAKE:
@@ -687,9 +688,13 @@ def describe(s: MandarinState, a: Action) -> str:
         return f"{who} takes {TABLES.tile_names[a.tile]} from {why} {seat_name(src)}"
     if isinstance(a, Keep):
         count = len(s.lot) + s.holes
-        return f"{who} keeps the {count} tile(s) drawn this turn, ending the turn"
+        if count == 1:
+            return f"{who} keeps the tile drawn this turn, ending the turn"
+        return f"{who} keeps the {count} tiles drawn this turn, ending the turn"
     if isinstance(a, Draw):
-        return f"{who} leaves the drawn tile(s) lying and draws another"
+        if len(s.lot) + s.holes == 1:
+            return f"{who} leaves the drawn tile lying and draws another"
+        return f"{who} leaves the drawn tiles lying and draws another"
     if isinstance(a, Offer):
         return f"{who} offers the drawn tile in a special auction and takes the price"
     if isinstance(a, Pass):

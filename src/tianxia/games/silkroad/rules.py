@@ -1302,6 +1302,11 @@ def describe(s: SilkroadState, a: Action) -> str:
         row = g.data.bazaar_row(s.marker)
         if row is None:
             return "would call a bazaar, but the bazaar track has run out"
+        if abs(row.miles) == 1:
+            return (
+                f"calls bazaar {row.bazaar}: the three foremost earn {list(row.ounces)} ounces, "
+                f"then your merchants move {row.miles:+d} field"
+            )
         return (
             f"calls bazaar {row.bazaar}: the three foremost earn {list(row.ounces)} ounces, "
             f"then your merchants move {row.miles:+d} fields"
@@ -1314,6 +1319,8 @@ def describe(s: SilkroadState, a: Action) -> str:
     if isinstance(a, Pick):
         return f"names {COLOURS[a.merchant]} as the merchant the card means"
     if isinstance(a, Miles):
+        if abs(a.miles) == 1:
+            return f"moves {COLOURS[a.merchant]} {a.miles:+d} field of the bazaar miles"
         return f"moves {COLOURS[a.merchant]} {a.miles:+d} fields of the bazaar miles"
     return str(a)
 
