@@ -17,6 +17,16 @@ function t(text, vars) {
   return out;
 }
 
+// A count's sentence: `tn("{n} move", "{n} moves", n, {n})`. The server sends a plural as
+// its [one, other] forms under the two English forms joined by U+0004; every language
+// the pages speak says "one" for 1 alone.
+function tn(one, other, n, vars) {
+  const forms = strings()[one + "\u0004" + other] || [one, other];
+  let out = forms[n === 1 ? 0 : 1];
+  for (const [k, v] of Object.entries(vars || {})) out = out.replaceAll("{" + k + "}", v);
+  return out;
+}
+
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
