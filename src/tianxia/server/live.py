@@ -16,6 +16,7 @@ import json
 import logging
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -68,6 +69,8 @@ def receipt(seed: int, game_id: str, stored_hash: str) -> str:
 
 # Messages other than views (chat lines) kept for a connection that does not read.
 OUTBOX = 100
+# Answers to action ids remembered per seat (a page resends its last few at most).
+REPLIES = 64
 
 
 async def _nothing() -> None:
@@ -188,7 +191,10 @@ class LiveGame:
         self.conns: set[Connection] = set()
         self.table: Table
         self.takeover: set[int] = set()
-        self.replies: dict[str, dict[str, Any]] = {}
+        # The answers given to each seat's action ids, newest last: a resend gets its
+        # first answer. Ids are a seat's own; the oldest are forgotten past REPLIES
+        # (a resend of an accepted one is then answered from its stored row).
+        self.replies: dict[int, OrderedDict[str, dict[str, Any]]] = {}
         self.chat: list[dict[str, Any]] = []
         # The game that follows this one when its players asked for a rematch.
         self.rematch: str | None = None
@@ -425,16 +431,25 @@ class LiveGame:
     # --- the one path of change ----------------------------------------------------------
     async def act(self, conn: Connection, msg: P.Act) -> dict[str, Any]:
         """Check, apply, commit, then answer; the caller broadcasts after an accept."""
+        seat = conn.seat
+        if seat is None:
+            # Refused before any look-up and remembered nowhere: a spectator's id
+            # neither reads a seat's answer nor blocks a seat's action.
+            return self._in_language(
+                self._refuse(msg.action_id, P.NO_SEAT, "SERVER-1", "a spectator takes no action"),
+                conn.lang,
+            )
         forget = self.hub.hooks is not None and self.hub.hooks.forget_resends
-        if msg.action_id in self.replies and not forget:
-            return self._in_language(self.replies[msg.action_id], conn.lang)
+        mine = self.replies.setdefault(seat, OrderedDict())
+        if msg.action_id in mine and not forget:
+            return self._in_language(mine[msg.action_id], conn.lang)
         reply = await self._act(conn, msg)
-        if reply["type"] == "refused" and not forget:
-            # A resend of an action this game took before a restart is refused as stale
-            # or conflicting; the database still knows its first result, which is the
-            # answer. Only refusals pay for the look-up.
+        if reply["type"] == "refused" and reply["code"] != P.UNAVAILABLE and not forget:
+            # A resend of an action this seat had taken before a restart is refused as
+            # stale or conflicting; the database still knows its first result, which is
+            # the answer. Only refusals pay for the look-up.
             st = self.hub.storage
-            done = await st.run(st.store.by_client_id, self.id, msg.action_id)
+            done = await st.run(st.store.by_client_id, self.id, seat, msg.action_id)
             if done is not None:
                 reply = {
                     "type": "accepted",
@@ -442,7 +457,11 @@ class LiveGame:
                     "seq": done.seq,
                     "state_hash": self.receipt(done.state_hash),
                 }
-        self.replies[msg.action_id] = reply
+        if reply.get("code") != P.UNAVAILABLE:
+            # Nothing was judged when the database failed: a resend is judged afresh.
+            mine[msg.action_id] = reply
+            while len(mine) > REPLIES:
+                mine.popitem(last=False)
         return self._in_language(reply, conn.lang)
 
     @staticmethod

@@ -68,4 +68,6 @@ UNREADABLE = "unreadable"
 NOT_STARTED = "not_started"
 GAME_OVER = "game_over"
 CONFLICT = "conflict"
+# The database failed to write (disk full, read-only): nothing changed; send it again.
+UNAVAILABLE = "unavailable"
 UNLOADABLE = "unloadable"  # a stored game this release cannot resume (then close 4409)

@@ -69,7 +69,8 @@ actions = sa.Table(
     sa.Column("state_hash", sa.String(64), nullable=False),
     sa.Column("undone", sa.Boolean, nullable=False, default=False),
     sa.Column("created", sa.Float, nullable=False),
-    sa.UniqueConstraint("game_id", "client_id", name="uq_actions_client_id"),
+    # An action id is a seat's own: two seats (or a spectator) cannot collide.
+    sa.UniqueConstraint("game_id", "seat", "client_id", name="uq_actions_seat_client_id"),
 )
 # One live action per seq, enforced by the database: the last line of defence.
 sa.Index(
@@ -309,7 +310,7 @@ class Store:
             ).all()
             return [Row(*r) for r in rows]
 
-    def by_client_id(self, game_id: str, client_id: str) -> Row | None:
+    def by_client_id(self, game_id: str, seat: int, client_id: str) -> Row | None:
         with self.read() as c:
             r = c.execute(
                 sa.select(
@@ -319,7 +320,11 @@ class Store:
                     actions.c.action,
                     actions.c.state_hash,
                     actions.c.undone,
-                ).where(actions.c.game_id == game_id, actions.c.client_id == client_id)
+                ).where(
+                    actions.c.game_id == game_id,
+                    actions.c.seat == seat,
+                    actions.c.client_id == client_id,
+                )
             ).first()
             return Row(*r) if r else None
 
