@@ -19,6 +19,7 @@ from tianxia.web.i18n import LOCALE
 from tianxia.web.pages import RULES, rules_source
 from tianxia.web.sentences import (
     SENTENCE,
+    display_strings,
     extract_sentences,
     sentence_template,
     translate_sentence,
@@ -59,7 +60,24 @@ def test_every_sentence_in_the_source_is_in_the_catalogue() -> None:
         known = {(m.context, m.id) for m in read_po(f) if m.context}
     missing = [(c, t) for c, t, _, _ in extract_sentences() if (c, t) not in known]
     missing += [("WORD", w) for w in words() if ("WORD", w) not in known]
+    with (LOCALE / "tianxia.pot").open("rb") as f:
+        plain = {m.id for m in read_po(f) if not m.context}
+    missing += [(None, t) for t in display_strings() if t not in plain]
     assert not missing, f"run `make i18n`: {missing[:5]}"
+
+
+def test_titles_options_card_texts_and_the_emperors_words_read_in_dutch_and_german() -> None:
+    from tianxia.web.i18n import gettext_for
+
+    for lang in ("nl", "de"):
+        t = gettext_for(lang)
+        for text in [*display_strings(), "Oasis", "Move 3 fields forward.", "great wall"]:
+            assert t(text) != text or text == "Die Seidenstraße", (lang, text)
+        # A yang card and an obstacle are words inside a refusal too.
+        reason = translate_sentence("growth", lang, "emperor")
+        assert reason not in ("growth", ""), reason
+    said = translate_sentence("P1 draws #3", "de", "silkroad")
+    assert "zieht" in said, said
 
 
 @pytest.mark.parametrize("name", TITLES)

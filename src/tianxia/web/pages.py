@@ -274,6 +274,11 @@ def page(request: Request, template: str, **context: Any) -> HTMLResponse:
     return response
 
 
+def _title(request: Request, game: str) -> str:
+    """A title in the viewer's language."""
+    return gettext_for(language(request))(tianxia.load_game(game).info.title)
+
+
 def add_pages(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
@@ -302,7 +307,7 @@ def add_pages(app: FastAPI) -> None:
             "table.html",
             game_id=game_id,
             game_name=live.game.NAME,
-            title=live.game.info.title,
+            title=gettext_for(language(request))(live.game.info.title),
         )
 
     @app.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
@@ -314,7 +319,7 @@ def add_pages(app: FastAPI) -> None:
             request,
             "replay.html",
             game_id=game_id,
-            title=live.game.info.title,
+            title=gettext_for(language(request))(live.game.info.title),
             players=live.game.players,
             finished=live.status == "finished",
         )
@@ -327,7 +332,7 @@ def add_pages(app: FastAPI) -> None:
         if not source.exists():
             raise HTTPException(404, "the rules documents are not installed with this copy")
         body = render_document(source)
-        return page(request, "rules.html", body=body, title=tianxia.load_game(game).info.title)
+        return page(request, "rules.html", body=body, title=_title(request, game))
 
     @app.get("/rules/{game}/data", response_class=HTMLResponse, include_in_schema=False)
     async def board_data(request: Request, game: str) -> HTMLResponse:
@@ -338,7 +343,7 @@ def add_pages(app: FastAPI) -> None:
         if not source.exists():
             raise HTTPException(404, "the data documents are not installed with this copy")
         body = render_document(source)
-        return page(request, "rules.html", body=body, title=tianxia.load_game(game).info.title)
+        return page(request, "rules.html", body=body, title=_title(request, game))
 
     @app.get("/pictures/{game}.svg", include_in_schema=False)
     async def card_picture(request: Request, game: str) -> Response:

@@ -180,13 +180,42 @@ def extract_sentences() -> Iterator[tuple[str, str, list[str], str]]:
 
 
 def words() -> list[str]:
-    """The words the rules put into sentences: colours, kinds of card, animals."""
+    """The words the rules put into sentences: colours, kinds of card, animals, the
+    Emperor's cards, obstacles and phases, the Silk Road's card titles and texts."""
+    import tianxia
     from tianxia.games.china.data import COLOURS as CHINA_COLOURS
+    from tianxia.games.emperor.rules import kind_name
+    from tianxia.games.emperor.state import PHASES
     from tianxia.games.greatwall.data import KINDS
     from tianxia.games.mandarin.data import TABLES
     from tianxia.games.silkroad.actions import COLOURS as SILKROAD_COLOURS
 
-    return sorted({*CHINA_COLOURS, *KINDS, *TABLES.animals, *SILKROAD_COLOURS} - {""})
+    emperor = tianxia.load_game("emperor").tables  # type: ignore[attr-defined]
+    obstacles = {kind for row in emperor.block for kind in row.values()}
+    emperor_words = {
+        *map(kind_name, (*emperor.yang_kinds, *emperor.yin_kinds, *obstacles)),
+        *(str(p) for p in PHASES),
+    }
+    cards = tianxia.load_game("silkroad").data.cards  # type: ignore[attr-defined]
+    card_words = {w for c in cards for w in (c.title, c.text)}
+    found = {*CHINA_COLOURS, *KINDS, *TABLES.animals, *SILKROAD_COLOURS}
+    return sorted({*found, *emperor_words, *card_words} - {""})
+
+
+def display_strings() -> list[str]:
+    """What the games say of themselves to a player choosing one: titles and options'
+    explanations (the pages look them up without a context)."""
+    import tianxia
+
+    out: set[str] = set()
+    for name in tianxia.list_games():
+        game = tianxia.load_game(name)
+        if not type(game).__module__.startswith("tianxia.games."):
+            continue  # a game registered from elsewhere (a test's) has no catalogue here
+        info = game.info
+        out.add(info.title)
+        out.update(o.help for o in info.option_specs if o.help)
+    return sorted(out)
 
 
 def _pattern(template: str) -> re.Pattern[str]:
@@ -326,6 +355,9 @@ def write_template(pot: Path) -> int:
         n += 1
     for word in words():
         catalog.add(word, context=WORD)
+        n += 1
+    for text in display_strings():
+        catalog.add(text)
         n += 1
     with pot.open("wb") as f:
         write_po(f, catalog, width=100, sort_output=True)
