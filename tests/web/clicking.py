@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Position, expect
 
 # A click on a piece the next view has just redrawn or taken away does nothing, as it
 # would for a person; the caller looks at the table again.
@@ -103,7 +103,7 @@ def _click(page: Page, rng: random.Random, seen: dict[str, Any]) -> str:
         box = shape.bounding_box() if shape.count() else None
         outer = target.bounding_box()
         if box and outer:
-            centre = {
+            centre: Position = {
                 "x": box["x"] + box["width"] / 2 - outer["x"],
                 "y": box["y"] + box["height"] / 2 - outer["y"],
             }

@@ -144,7 +144,9 @@ def players(
     return out
 
 
-def summary(state: State, envelope: Mapping[str, Any]) -> dict[str, Any]:
+def summary(
+    state: State, envelope: Mapping[str, Any], gettext: Callable[[str], str] = str
+) -> dict[str, Any]:
     """The end: every seat's rank (ties share one), score and, where the observation
     tells them, the parts its score is made of."""
     returns = state.returns()
@@ -161,7 +163,16 @@ def summary(state: State, envelope: Mapping[str, Any]) -> dict[str, Any]:
                 earlier = scores[seat] - sum(v for v in p.values() if isinstance(v, int | float))
                 if earlier:
                     p["during the game"] = earlier
-    return {"ranks": ranks, "scores": list(envelope.get("scores") or []), "parts": parts}
+    labels: dict[str, str] = {}
+    for p in parts or []:
+        for key in p:
+            labels[key] = gettext("during the game") if key == "during the game" else gettext(key)
+    return {
+        "ranks": ranks,
+        "scores": list(envelope.get("scores") or []),
+        "parts": parts,
+        "labels": labels,
+    }
 
 
 def for_the_table(
@@ -204,7 +215,7 @@ def for_the_table(
         "players": players(seats, envelope, connected),
     }
     if table.state.is_terminal():
-        out["summary"] = summary(table.state, envelope)
+        out["summary"] = summary(table.state, envelope, gettext)
         out["rematch"] = live.rematch
     return out
 

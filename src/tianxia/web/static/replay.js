@@ -1,40 +1,89 @@
-// A finished game, step by step, as everyone or as one seat saw it.
+// A finished game, decision by decision, as everyone or as one seat saw it. Chance
+// (a deal, a die, a revealed tile) is folded into the decision it follows: one step
+// forward is one decision and what chance did after it.
 "use strict";
 
 const box = document.getElementById("replay");
 const gameId = box.dataset.game;
 const range = document.getElementById("r-step");
 const seatSel = document.getElementById("r-seat");
-let steps = 0;
+const byId = (id) => document.getElementById(id);
+let marks = null; // {decisions: [step], seats: [seat that made decision k], rounds: [step]}
+let k = 0; // where we are: an index into marks.decisions
 
-async function show(step) {
+function at() { return marks ? marks.decisions[k] : 0; }
+
+async function show(index) {
   const seat = seatSel.value === "" ? "" : `&seat=${seatSel.value}`;
-  const r = await api(`/api/games/${gameId}/replay?step=${step}&board=true&lang=${window.LANG}${seat}`);
-  steps = r.steps;
-  range.max = r.steps;
-  range.value = r.step;
-  document.getElementById("board").innerHTML = r.board;
-  document.getElementById("r-where").textContent = t("Step {step} of {steps}", { step: r.step, steps: r.steps });
-  document.getElementById("log").replaceChildren(...r.events.map((e) => {
+  const first = marks === null;
+  const step = first ? 0 : marks.decisions[Math.max(0, Math.min(index, marks.decisions.length - 1))];
+  const r = await api(`/api/games/${gameId}/replay?step=${step}&board=true&lang=${window.LANG || document.documentElement.lang}${seat}${first ? "&marks=true" : ""}`);
+  if (first) {
+    marks = r.marks;
+    return show(0);
+  }
+  k = Math.max(0, Math.min(index, marks.decisions.length - 1));
+  range.max = marks.decisions.length - 1;
+  range.value = k;
+  const board = byId("board");
+  if (window.Idiomorph && board.firstElementChild) Idiomorph.morph(board, r.board, { morphStyle: "innerHTML" });
+  else board.innerHTML = r.board;
+  byId("r-where").textContent = t("Decision {k} of {n}", { k, n: marks.decisions.length - 1 });
+  byId("log").replaceChildren(...r.events.map((e) => {
     const li = el("li", { value: e.seq }, e.text);
     if (r.why[e.seq]) li.append(" ", el("details", {}, el("summary", { text: t("Why?") }), el("pre", { text: r.why[e.seq] })));
     return li;
   }));
-  document.getElementById("log").lastElementChild?.scrollIntoView({ block: "nearest" });
+  const log = byId("log");
+  log.scrollTop = log.scrollHeight;
+  const mine = seatSel.value !== "";
+  byId("r-prev-mine").disabled = !mine;
+  byId("r-next-mine").disabled = !mine;
 }
 
-const at = () => Number(range.value);
-document.getElementById("r-first").onclick = () => show(0);
-document.getElementById("r-prev").onclick = () => show(Math.max(0, at() - 1));
-document.getElementById("r-next").onclick = () => show(Math.min(steps, at() + 1));
-document.getElementById("r-last").onclick = () => show(steps);
-range.addEventListener("change", () => show(at()));
-seatSel.addEventListener("change", () => show(at()));
+// The decision index where a round starts, before or after the current one.
+function roundFrom(dir) {
+  const starts = marks.rounds.map((s) => marks.decisions.indexOf(s)).filter((i) => i >= 0);
+  if (dir > 0) return starts.find((i) => i > k) ?? marks.decisions.length - 1;
+  return [...starts].reverse().find((i) => i < k) ?? 0;
+}
+
+// The position just before the chosen seat's next (or previous) own decision.
+function mineFrom(dir) {
+  const seat = Number(seatSel.value);
+  const n = marks.decisions.length;
+  if (dir > 0) { for (let i = k + 1; i < n - 1; i++) if (marks.seats[i + 1] === seat) return i; return k; }
+  for (let i = k - 1; i >= 0; i--) if (marks.seats[i + 1] === seat) return i;
+  return k;
+}
+
+const last = () => (marks ? marks.decisions.length - 1 : 0);
+byId("r-first").onclick = () => show(0);
+byId("r-prev").onclick = () => show(k - 1);
+byId("r-next").onclick = () => show(k + 1);
+byId("r-last").onclick = () => show(last());
+byId("r-prev-round").onclick = () => show(roundFrom(-1));
+byId("r-next-round").onclick = () => show(roundFrom(1));
+byId("r-prev-mine").onclick = () => show(mineFrom(-1));
+byId("r-next-mine").onclick = () => show(mineFrom(1));
+range.addEventListener("change", () => show(Number(range.value)));
+seatSel.addEventListener("change", () => show(k));
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-  if (e.key === "ArrowRight") show(Math.min(steps, at() + 1));
-  if (e.key === "ArrowLeft") show(Math.max(0, at() - 1));
+  if (e.key === "ArrowRight") show(k + 1);
+  if (e.key === "ArrowLeft") show(k - 1);
+  if (e.key === "PageDown") show(roundFrom(1));
+  if (e.key === "PageUp") show(roundFrom(-1));
   if (e.key === "Home") show(0);
-  if (e.key === "End") show(steps);
+  if (e.key === "End") show(last());
 });
-if (box.dataset.finished === "1") show(0);
+if (box.dataset.finished === "1") {
+  show(0);
+  // The seats by the names their players chose, as at the table.
+  api(`/api/games/${gameId}`).then((g) => {
+    for (const s of g.seats) {
+      const o = seatSel.querySelector(`option[value="${s.seat}"]`);
+      if (o) o.textContent = s.name;
+    }
+  }).catch(() => {});
+}

@@ -506,8 +506,8 @@ function drawPlayers(v, c) {
     if (p.seat === c.key) li.append(el("span", { class: "tag you", text: t("you") }));
     if (p.bot) li.append(el("span", { class: "tag", text: t("bot") }));
     const facts = el("span", { class: "facts" });
-    if (p.score !== null && p.score !== undefined) facts.append(el("span", { class: "score", text: t("{n} points", { n: p.score }) }));
-    if (p.hand !== null && p.hand !== undefined) facts.append(el("span", { class: "hand", text: t("{n} in hand", { n: p.hand }) }));
+    if (p.score !== null && p.score !== undefined) facts.append(el("span", { class: "score", text: t("Score: {n}", { n: p.score }) }));
+    if (p.hand !== null && p.hand !== undefined) facts.append(el("span", { class: "hand", text: t("Hand: {n}", { n: p.hand }) }));
     li.append(facts);
     if (p.turn) li.append(el("span", { class: "tag turn", text: t("to move") }));
     if (p.kind === "human") {
@@ -578,7 +578,7 @@ function drawSummary(v, c) {
   const sum = v.summary || { ranks: v.scores.map((s) => 1 + v.scores.filter((x) => x > s).length), scores: v.scores, parts: null };
   const partNames = sum.parts ? [...new Set(sum.parts.flatMap((p) => Object.keys(p)))] : [];
   const head = el("tr", {}, el("th", { text: t("Rank") }), el("th", { text: t("Player") }), el("th", { text: t("Score") }),
-    ...partNames.map((k) => el("th", { text: t(k) })));
+    ...partNames.map((k) => el("th", { text: (sum.labels || {})[k] || k })));
   const order = sum.scores.map((_, i) => i).sort((a, b) => sum.ranks[a] - sum.ranks[b]);
   const rows = order.map((i) => el("tr", { class: sum.ranks[i] === 1 ? "winner" : "" },
     el("td", { text: sum.ranks[i] === 1 ? t("Winner") : String(sum.ranks[i]) }),
