@@ -22,6 +22,13 @@ NAMES = [pytest.param(n, id=n) for n in tianxia.list_games()]
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
+def match_of(env: Any) -> Match:
+    """The engine's match of an environment that has been reset."""
+    assert env.match is not None, "reset() first"
+    m: Match = env.match
+    return m
+
+
 def play_out(e: Any, seed: int) -> tuple[list[int], dict[str, float]]:
     """A masked random game to the end: the ids played, and each agent's final reward."""
     rng = np.random.default_rng(seed)
@@ -68,18 +75,18 @@ def test_rewards_come_from_returns_and_the_match_replays(name: str) -> None:
     e = env(name)
     e.reset(seed=11)
     played, rewards = play_out(e, seed=5)
-    final = e.match.state
+    final = match_of(e).state
     assert final.is_terminal()
     assert e.agents == []
     assert [rewards[f"player_{i}"] for i in range(e.game.players)] == final.returns()
-    assert tianxia.replay(e.game, e.match.log) == final
-    assert Match.from_json(json.loads(json.dumps(e.match.to_json()))).state == final
+    assert tianxia.replay(e.game, match_of(e).log) == final
+    assert Match.from_json(json.loads(json.dumps(match_of(e).to_json()))).state == final
     # the same seed and the same actions give the same game
     again = env(name)
     again.reset(seed=11)
     for a in played:
         again.step(a)
-    assert again.match.log == e.match.log
+    assert match_of(again).log == match_of(e).log
 
 
 def test_the_mask_belongs_to_the_seat_to_move_only() -> None:
@@ -102,15 +109,15 @@ def test_the_mask_belongs_to_the_seat_to_move_only() -> None:
 def test_an_illegal_action_raises_the_engines_reason_and_changes_nothing() -> None:
     e = env("highcard", players=2, swaps=False)
     e.reset(seed=1)
-    before = (list(e.match.log), e.agent_selection)
+    before = (list(match_of(e).log), e.agent_selection)
     with pytest.raises(IllegalActionError) as err:
         e.step(1)
     assert err.value.rule == "HC-2"
-    assert (e.match.log, e.agent_selection) == before
+    assert (match_of(e).log, e.agent_selection) == before
     for bad in (7, -1, "stay", 1.0, True):
         with pytest.raises(ValueError):
             e.step(bad)
-    assert (e.match.log, e.agent_selection) == before
+    assert (match_of(e).log, e.agent_selection) == before
 
 
 def test_an_illegal_action_can_be_a_loss() -> None:

@@ -20,8 +20,9 @@ Mapping, for a variant with ``n = num_distinct_actions``:
   number and stops at a bare ``CHECK_TRUE`` when it is not one, so ``board=4-5`` could
   not be written in a game string at all otherwise. Other games go to pyspiel unchanged;
 - observation string: the engine's canonical JSON observation of the seat; observation
-  tensor: `State.observation_tensor`. A public observer (``private_info=NONE``) sees the
-  spectator's view;
+  tensor: the adapters' one encoding (`tianxia.adapters.encoding`), seats relative to the
+  observer. A public observer (``private_info=NONE``) sees the spectator's view, seats
+  absolute;
 - information state string (perfect recall): ``recall=`` and a 128-bit digest that chains
   every observation the seat has received, the current one last (consecutive repeats
   folded, since the seat cannot tell them apart), and every action it took. Computed
@@ -52,6 +53,7 @@ import orjson
 import pyspiel
 
 import tianxia
+from tianxia.adapters.encoding import encoding
 from tianxia.core import (
     CHANCE,
     TERMINAL,
@@ -643,6 +645,7 @@ class Observer:
         # A seat's own actions are private to it, so a public observer does not count them.
         self.counts_own = self.perfect_recall and not self.public_only
         size = game.obs_size + (game.num_actions if self.counts_own else 0)
+        self.encoding = encoding(game.tianxia_game)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, np.ndarray] = {"observation": self.tensor[: game.obs_size]}
         if self.counts_own:
@@ -652,7 +655,7 @@ class Observer:
         return None if self.public_only else player
 
     def set_from(self, state: SpielState, player: int) -> None:
-        self.dict["observation"][:] = state.tianxia_state.observation_tensor(self._seat(player))
+        self.encoding.encode(state.tianxia_state, self._seat(player), self.dict["observation"])
         if self.counts_own:
             counts = self.dict["own_actions"]
             counts.fill(0)

@@ -8,8 +8,10 @@
 - chance is resolved inside the environment from a `tianxia.Match` seeded by
   ``reset(seed=...)`` (without a seed, a fresh one is drawn and kept in `env.match.seed`), so
   `env.match` is an ordinary engine match that `Match.save` records and replays;
-- an observation is the engine's `State.observation_tensor` of the seat, a float32 NumPy
-  vector in a `Box` space, as PettingZoo's `api_test` expects; the legal player actions
+- an observation is the seat's tensor in the adapters' one encoding
+  (`tianxia.adapters.encoding`: the title's `State.observation_tensor` with seats
+  relative to the observer, who is seat 0), a float32 NumPy vector in a `Box` space, as
+  PettingZoo's `api_test` expects; the legal player actions
   by id are the int8 vector ``infos[agent]["action_mask"]`` (so ``env.last()[4]`` for the
   agent to move), also returned by `action_mask(agent)`. It is all zeros for a seat that
   is not to move;
@@ -31,6 +33,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import tianxia
+from tianxia.adapters.encoding import ENCODING_VERSION, encoding
 from tianxia.core import IllegalActionError, Match, State
 
 ILLEGAL_ACTION_MODES = ("raise", "loss")
@@ -80,13 +83,15 @@ class TianxiaAEC(AECEnv):
             "render_modes": ["ansi", "human"],
             "name": f"tianxia_{name}_v{info.version}",
             "is_parallelizable": False,
+            "encoding_version": ENCODING_VERSION,
         }
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self.num_actions = info.num_distinct_actions
         self.possible_agents = [agent_name(i) for i in range(self.game.players)]
         self.agents = self.possible_agents[:]
-        size = self.game.observation_tensor_size()
+        self.encoding = encoding(self.game)
+        size = self.encoding.size
         self.observation_spaces = {
             a: spaces.Box(-np.inf, np.inf, (size,), np.float32) for a in self.possible_agents
         }
@@ -140,8 +145,7 @@ class TianxiaAEC(AECEnv):
 
     def observe(self, agent: str) -> np.ndarray:
         """`agent`'s observation tensor (float32)."""
-        seat = self._seat(agent)
-        return np.asarray(self.engine_state.observation_tensor(seat), dtype=np.float32)
+        return self.encoding.encode(self.engine_state, self._seat(agent))
 
     def action_mask(self, agent: str) -> np.ndarray:
         """1 for each action id legal for `agent` now (int8; all zeros off turn)."""
