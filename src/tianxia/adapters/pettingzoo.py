@@ -15,10 +15,12 @@
   by id are the int8 vector ``infos[agent]["action_mask"]`` (so ``env.last()[4]`` for the
   agent to move), also returned by `action_mask(agent)`. It is all zeros for a seat that
   is not to move;
-- rewards arrive once, at the end, from `State.returns()`;
+- rewards arrive once, at the end: ``reward="win"`` (default) pays `State.returns()`,
+  ``"rank"`` and ``"score"`` as described in `tianxia.adapters.opponents`;
 - an illegal action raises the engine's `IllegalActionError` (its rule and reason) and
   changes nothing; with ``illegal_action="loss"`` it ends the game instead, the offender
-  receiving the game's minimum utility and every other seat 0, as PettingZoo's classic
+  receiving the worst reward of its kind (the game's minimum utility for ``"win"``, -1
+  otherwise) and every other seat 0, as PettingZoo's classic
   games do. An action that is no action id at all (out of range, not a whole number)
   always raises.
 """
@@ -34,6 +36,7 @@ from pettingzoo import AECEnv
 
 import tianxia
 from tianxia.adapters.encoding import ENCODING_VERSION, encoding
+from tianxia.adapters.opponents import check_reward, final_reward, worst_reward
 from tianxia.core import IllegalActionError, Match, State
 
 ILLEGAL_ACTION_MODES = ("raise", "loss")
@@ -44,12 +47,18 @@ def env(
     players: int | None = None,
     *,
     illegal_action: str = "raise",
+    reward: str = "win",
     render_mode: str | None = None,
     **options: Any,
 ) -> TianxiaAEC:
     """The AEC environment of game `name` (`players` and `options` as for `load_game`)."""
     return TianxiaAEC(
-        name, players, illegal_action=illegal_action, render_mode=render_mode, **options
+        name,
+        players,
+        illegal_action=illegal_action,
+        reward=reward,
+        render_mode=render_mode,
+        **options,
     )
 
 
@@ -66,10 +75,12 @@ class TianxiaAEC(AECEnv):
         players: int | None = None,
         *,
         illegal_action: str = "raise",
+        reward: str = "win",
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
+        self.reward_kind = check_reward(reward)
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(
                 f"illegal_action must be one of {', '.join(ILLEGAL_ACTION_MODES)}, "
@@ -195,8 +206,8 @@ class TianxiaAEC(AECEnv):
         state = self.engine_state
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if state.is_terminal():
-            for agent, r in zip(self.possible_agents, state.returns()):
-                self.rewards[agent] = float(r)
+            for seat, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = final_reward(state, seat, self.reward_kind)
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             self.agent_selection = self.possible_agents[(previous + 1) % len(self.possible_agents)]
@@ -206,7 +217,7 @@ class TianxiaAEC(AECEnv):
 
     def _lose(self, agent: str, error: IllegalActionError) -> None:
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.rewards[agent] = float(self.game.info.min_utility)
+        self.rewards[agent] = worst_reward(self.game, self.reward_kind)
         self.terminations = dict.fromkeys(self.agents, True)
         self.infos[agent]["illegal_action"] = f"{error.rule}: {error.reason}"
         self._accumulate_rewards()
