@@ -275,9 +275,43 @@ def test_the_status_says_when_cashing_in_is_open_after_the_roll() -> None:
         s = s.apply(action)
     assert s.current_player() == 0 and "cash rat-red" in [str(a) for a in s.legal_actions()]
     mine = texts(board_of(s, 0).svg)
-    assert "P1 (you) keeps the drawn tiles or draws again; P1 (you) may cash in tiles first" in mine
+    # Too long for one line of the board, the prompt takes two.
+    assert "P1 (you) keeps the drawn tiles or draws again; P1 (you) may cash in tiles first" in (
+        " ".join(mine)
+    )
     # A watcher is offered nothing to click, so is not told of it.
     assert "P1 keeps the drawn tiles or draws again" in texts(board_of(s, 1).svg)
     legal = [str(a) for a in s.legal_actions()]
     dutch = render(g, s.envelope(0, 1), legal, gettext_for("nl"))
     assert any("mag eerst stenen verzilveren" in t for t in texts(dutch.svg))
+
+
+def test_the_prompt_stays_inside_the_board_in_every_language() -> None:
+    from tianxia.core.game import sample_chance
+    from tianxia.web.i18n import gettext_for
+
+    g = load_game("mandarin", players=3)
+    room = mandarin.WIDTH - 2 * mandarin.MARGIN
+    longest = 0.0
+    for lang in ("en", "nl", "de"):
+        rng = random.Random(8)
+        s = g.new_initial_state()
+        for _ in range(120):
+            if s.is_terminal():
+                break
+            if s.is_chance_node():
+                s = s.apply(sample_chance(s, rng))
+                continue
+            seat = s.current_player()
+            legal = [str(a) for a in s.legal_actions()]
+            svg = render(g, s.envelope(seat, 0), legal, gettext_for(lang)).svg
+            prompt = next(
+                e for e in ET.fromstring(svg).iter(f"{SVG}g") if e.get("class") == "prompt"
+            )
+            for line in prompt.iter(f"{SVG}text"):
+                # A bold sans-serif letter is at most about 0.7 of the size wide.
+                width = len(line.text or "") * float(line.get("font-size", "0")) * 0.7
+                longest = max(longest, width)
+                assert width <= room, (lang, line.text)
+            s = s.apply(rng.choice(s.legal_actions()))
+    assert longest > room / 2  # long prompts were met

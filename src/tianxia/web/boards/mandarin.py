@@ -32,6 +32,7 @@ from tianxia.web.boards.svg import (
     seat_label,
     seat_marker,
     spot,
+    wrap,
 )
 
 WIDTH = 520.0
@@ -648,7 +649,28 @@ class _Drawing:
 
     def head(self) -> str:
         b = self.body
-        status = text(MARGIN + 4, 19, self.status(), size=15, anchor="start", font_weight="bold")
+        # The awaited decision stays inside the board: one line when it fits, else two
+        # at a smaller size (a German prompt with its cash-in note runs to 100 letters).
+        room = WIDTH - 2 * MARGIN - 8
+        size, lines = 15.0, wrap(self.status(), 15.0, room, bold=True)
+        while len(lines) > 2 and size > 9:
+            size -= 0.5
+            lines = wrap(self.status(), size, room, bold=True)
+        if len(lines) == 1:
+            status = text(MARGIN + 4, 19, lines[0], size=size, anchor="start", font_weight="bold")
+        else:
+            size = min(size, 13.0)
+            status = "".join(
+                text(
+                    MARGIN + 4,
+                    14 + i * (size + 2),
+                    line,
+                    size=size,
+                    anchor="start",
+                    font_weight="bold",
+                )
+                for i, line in enumerate(lines)
+            )
         out = [f'<g class="prompt">{status}</g>']
         turns = int(b.get("turns", 0))
         cap = int(b.get("turn_cap", 0))
@@ -657,7 +679,8 @@ class _Drawing:
         )
         if b.get("money_variant"):
             info += " · " + self._("money variant: the richest wins")
-        out.append(text(MARGIN + 4, 35, info, size=11, anchor="start", fill=MUTED))
+        below = 35 if len(lines) == 1 else 14 + 2 * (size + 2) + 6
+        out.append(text(MARGIN + 4, below, info, size=11, anchor="start", fill=MUTED))
         return "".join(out)
 
     def draw(self) -> Board:
