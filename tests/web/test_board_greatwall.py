@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -61,7 +62,12 @@ def seat_row(svg: str, seat: int) -> list[str]:
 
 
 def spot_of(svg: str, action: str) -> ET.Element:
-    found = [g for g in groups(svg, "spot") if action in json.loads(g.get("data-actions") or "[]")]
+    """The place (not the hand card picked first) that offers `action`."""
+    found = [
+        g
+        for g in groups(svg, "spot")
+        if action in json.loads(g.get("data-actions") or "[]") and g.get("data-pick") is None
+    ]
     assert len(found) == 1, f"{action} is on {len(found)} spots"
     return found[0]
 
@@ -77,7 +83,7 @@ def find(players: int, seed: int, test: Callable[[Any, Any], bool]) -> tuple[Any
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_every_seat_and_a_spectator_at_every_step(players: int, seed: int) -> None:
-    totals = play_and_check("greatwall", players, seed, steps=220)
+    totals = play_and_check("greatwall", players, seed, steps=220, phone=True)
     assert totals["placed"] > 0
     # Only `pass` is left to the list, and it is rare.
     assert totals["placed"] > 5 * totals["listed"], totals
@@ -218,7 +224,13 @@ def test_turn_and_viewer_are_marked() -> None:
     game, state, seq = find(3, 1, lambda s, b: b["phase"] == "actions" and b["turn_of"] == 1)
     svg = board_for(game, state, seq, 2).svg
     rows = {i: seat_row(svg, i) for i in (1, 2)}
-    assert "▶" in rows[1] and "▶" not in rows[2]
+    marks = {
+        i: [e for e in g.iter() if e.get("class") == "turn-mark"]
+        for i in (1, 2)
+        for g in groups(svg, f"seat{i}")
+        if "seat" in (g.get("class") or "").split()
+    }
+    assert marks[1] and not marks[2]
     assert "P3 (you)" in rows[2] and "P2" in rows[1]
 
 
@@ -226,3 +238,89 @@ def test_same_input_same_svg() -> None:
     game, state, seq = find(4, 3, lambda s, b: sum(len(sec["cards"]) for sec in b["sections"]) > 4)
     seat = state.current_player()
     assert board_for(game, state, seq, seat).svg == board_for(game, state, seq, seat).svg
+
+
+def test_hand_cards_are_picks_offering_every_move_that_plays_them() -> None:
+    picked: set[str] = set()
+    for game, state, seq in positions(3, 5, steps=300):
+        seat = state.current_player()
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        legal = [str(a) for a in state.legal_actions()]
+        svg = board_for(game, state, seq, seat).svg
+        picks = {g.get("data-pick"): g for g in groups(svg, "spot") if g.get("data-pick")}
+        hand = state.envelope(seat, seq)["body"]["hand"]
+        for kind in hand:
+            plays = [
+                a
+                for a in legal
+                if (a.startswith("play ") and a.split()[-2] == kind)
+                or (kind == "horseman" and a.startswith("horseman "))
+                or (kind == "dragon" and a.startswith("dragon on "))
+            ]
+            pick = picks.get(f"card-{kind}")
+            if not plays:
+                assert pick is None
+                continue
+            assert pick is not None and pick.get("id") == f"gw-hand-{kind}"
+            assert json.loads(pick.get("data-actions") or "[]") == plays
+            picked.add(kind)
+    assert {"wall", "dragon", "horseman"} <= picked, picked
+
+
+def test_ids_last_and_the_others_last_moves_are_marked_recent() -> None:
+    game, state, seq = find(3, 2, lambda s, b: sum(len(sec["cards"]) for sec in b["sections"]) >= 4)
+    body = state.envelope(0, seq)["body"]
+    section = next(sec for sec in body["sections"] if sec["cards"])
+    last = f"{section['name']}{len(section['cards'])}"
+    kind = section["cards"][-1][-1][1]
+    recent = [(1, f"play {kind} {section['name']}"), (2, "draw"), (1, "take Z")]
+    board = render(game, state.envelope(0, seq), [], names=["Ann", "Bo", "Cy"], recent=recent)
+    check_board(board, [])
+    root = ET.fromstring(board.svg)
+    ids = {e.get("id") for e in root.iter() if e.get("id")}
+    for sec in body["sections"]:
+        assert f"gw-section-{sec['name']}" in ids
+        for n, stack in enumerate(sec["cards"], 1):
+            assert (f"gw-place-{sec['name']}{n}" in ids) == bool(stack)
+    assert {"gw-seat-0", "gw-seat-1", "gw-seat-2", "gw-bag", "gw-legend", "gw-deck"} <= ids
+    marked = [e for e in root.iter() if "recent" in (e.get("class") or "").split()]
+    assert sorted(e.get("data-place") or e.get("id") or "" for e in marked) == sorted(
+        [last, "gw-seat-1", "gw-seat-2"]
+    )
+    # Names, not P-numbers, where the players' names are known.
+    assert "Ann (you)" in seat_row(board.svg, 0)
+    assert not [t for t in texts(board.svg) if re.search(r"\bP[1-3]\b", t)]
+
+
+def test_playing_the_last_card_asks_to_be_confirmed() -> None:
+    from tianxia.web.boards import BoardInput
+    from tianxia.web.boards.greatwall import confirm
+
+    def last_cards(state: Any, body: Any) -> bool:
+        seat = state.current_player()
+        if seat < 0 or body["final_round"]:
+            return False
+        mine = state.envelope(seat, 0)["body"]
+        return mine["players"][seat]["deck_size"] == 0 and sum(mine["hand"].values()) == 1
+
+    game, state, seq = find(2, 3, last_cards)
+    seat = state.current_player()
+    legal = [str(a) for a in state.legal_actions()]
+    board = BoardInput(game, {}, state.envelope(seat, seq), legal)
+    plays = [a for a in legal if a.startswith(("play ", "horseman ", "dragon on "))]
+    assert plays
+    for a in plays:
+        sentence = confirm(a, board)
+        assert sentence and "last card" in sentence
+    for a in legal:
+        if a not in plays:
+            assert confirm(a, board) is None
+
+
+def test_the_legend_explains_the_walls_symbols() -> None:
+    game, state, seq = find(3, 1, lambda s, b: b["phase"] == "actions")
+    (legend,) = groups(board_for(game, state, seq, 0).svg, "legend")
+    words = " ".join("".join(t.itertext()) for t in legend.iter(f"{SVG}text"))
+    for term in ("fame tile", "dragon", "total", "play here"):
+        assert term in words

@@ -1,15 +1,22 @@
-"""The Great Wall of China: the wall's sections side by side, then the viewer's hand and
-the seats.
+"""The Great Wall of China: the wall's sections, two side by side, then the viewer's hand,
+the seats and the bag.
 
 Each section shows its face-up fame tiles, the cards played at it place by place from
 the top down (the printed wall's left to right; a dragon overlapping the card it covers)
 and each seat's total there. Below: the viewer's hand by kind and its deck, every seat's
-hand and deck sizes and the fame won, the bag.
+hand and deck sizes and the fame won, the bag, and a legend of the symbols in words.
 
-Actions placed on the board: `take X` on the section's tile; `lay V on Xp` and
-`dragon on Xp` on card place p (several tile values there are one spot); `play ... X`
-and `horseman X` on the open slot at the end of the section; `draw` on the viewer's deck.
-`pass` is left to the list.
+The board is narrow (two sections a row) so that on a phone, where it spans 390 CSS px,
+no text is under 12 px and nothing to tap under 44 px.
+
+Pick then place: each kind of card in the viewer's hand is a pick offering every move
+that plays it (`play ... X`, `horseman X`, `dragon on Xp`); the places are targets:
+`take X` on the section's tiles, `lay V on Xp` and `dragon on Xp` on card place p (the
+tile values for one card are one spot), `play ... X` and `horseman X` on the open slot at
+the end of the section, `draw` on the viewer's deck. `pass` is left to the list.
+
+Every element that lasts from one view to the next has an id (`gw-place-A3`,
+`gw-hand-wall`, ...), and what the other seats' last moves changed has the class `recent`.
 """
 
 from __future__ import annotations
@@ -25,27 +32,37 @@ from tianxia.web.boards.svg import (
     INK,
     document,
     esc,
+    hit,
+    readable,
     seat_colour,
-    seat_label,
     seat_marker,
     spot,
+    tappable,
+    text_width,
+    wrap,
 )
 
-WIDTH = 600.0
+WIDTH = 420.0
+FONT = readable(WIDTH)  # the smallest text: 12 CSS px on a phone
+TAP = tappable(WIDTH)  # the smallest tap target: 44 CSS px on a phone
 MARGIN = 8.0
 GAP = 8.0
-HEAD = 58.0  # title and the awaited decision
-SECTION_HEAD = 26.0  # the section's letter
-TILE_BAND = 42.0  # its face-up fame tiles
-CARD_H = 22.0
-COVER_STEP = 16.0  # a card on top shows this much of the one it covers
-PLACE_GAP = 4.0
-SEAT_ROW = 30.0
+PER_ROW = 2  # sections side by side
+HEAD = 88.0  # title, two lines of the awaited decision, the final-round flag
+SECTION_HEAD = 28.0  # the section's letter
+TILE = 36.0  # a face-up fame tile
+TILE_BAND = 46.0
+CARD_H = 28.0
+COVER_STEP = 20.0  # a card on top shows this much of the one it covers
+PLACE_GAP = 5.0
+SEAT_ROW = 46.0  # name and fame; then hand, deck and the tiles won
+HAND_W, HAND_H = 72.0, 54.0
+HAND_PER_ROW = 5
 
 TILE_FILL = "#f2c14e"
 TILE_BACK = "#8c6a3a"
 CARD_BACK = "#6b4f2a"
-MUTED = "#8a8378"
+MUTED = "#6f695e"
 SECTION_FILL = "#efe6d2"
 TARGET = "#b03a2e"
 CLOSED_FILL = "#dcd8cf"
@@ -53,7 +70,7 @@ CLOSED_FILL = "#dcd8cf"
 TAKE = re.compile(r"take ([A-Z])")
 LAY = re.compile(r"lay (\d+) on ([A-Z])(\d+)")
 COVER = re.compile(r"dragon on ([A-Z])(\d+)")
-PLAY = re.compile(r"play (?:\d+ )?\w+ ([A-Z])")
+PLAY = re.compile(r"play (?:(\d+) )?(\w+) ([A-Z])")
 HORSEMAN = re.compile(r"horseman ([A-Z])")
 
 
@@ -61,7 +78,7 @@ def text(
     x: float,
     y: float,
     content: object,
-    size: float = 12,
+    size: float = FONT,
     anchor: str = "middle",
     fill: str = INK,
     bold: bool = False,
@@ -90,14 +107,36 @@ def _card_values() -> dict[str, str]:
     return shown
 
 
+def _fit(name: str, size: float, width: float, bold: bool = True) -> str:
+    """`name` cut short with an ellipsis where it would run wider than `width`."""
+    if text_width(name, size, bold) <= width:
+        return name
+    while name and text_width(name + "…", size, bold) > width:
+        name = name[:-1]
+    return name + "…"
+
+
+def _kind_of(action: str) -> str | None:
+    """The kind of hand card an action plays, if it plays one."""
+    if m := PLAY.fullmatch(action):
+        return m[2]
+    if HORSEMAN.fullmatch(action):
+        return "horseman"
+    if COVER.fullmatch(action):
+        return "dragon"
+    return None
+
+
 class _Actions:
-    """The legal actions sorted by the place on the board they belong to."""
+    """The legal actions sorted by the place on the board they belong to, and by the
+    hand card they play."""
 
     def __init__(self, legal: Sequence[str]) -> None:
         self.take: dict[str, list[str]] = {}
         self.card: dict[tuple[str, int], list[str]] = {}
         self.build: dict[str, list[str]] = {}
         self.draw: list[str] = []
+        self.by_kind: dict[str, list[str]] = {}
         for action in legal:
             if m := TAKE.fullmatch(action):
                 self.take.setdefault(m[1], []).append(action)
@@ -105,17 +144,47 @@ class _Actions:
                 self.card.setdefault((m[2], int(m[3])), []).append(action)
             elif m := COVER.fullmatch(action):
                 self.card.setdefault((m[1], int(m[2])), []).append(action)
-            elif (m := PLAY.fullmatch(action)) or (m := HORSEMAN.fullmatch(action)):
+            elif m := PLAY.fullmatch(action):
+                self.build.setdefault(m[3], []).append(action)
+            elif m := HORSEMAN.fullmatch(action):
                 self.build.setdefault(m[1], []).append(action)
             elif action == "draw":
                 self.draw.append(action)
+            kind = _kind_of(action)
+            if kind is not None:
+                self.by_kind.setdefault(kind, []).append(action)
 
 
-def _tile(x: float, y: float, size: float, value: object) -> str:
+def _changed(
+    recent: Sequence[tuple[int | None, str]], cards: Mapping[str, int]
+) -> set[tuple[str, str]]:
+    """What the moves in `recent` changed: ("place", "A3"), ("tiles", "A"), ("seat", "2").
+    `cards` holds how many places each section has now: a card played went to the end."""
+    out: set[tuple[str, str]] = set()
+    for seat, action in recent:
+        if m := PLAY.fullmatch(action):
+            n, section = int(m[1] or 1), m[3]
+            for p in range(cards.get(section, 0) - n + 1, cards.get(section, 0) + 1):
+                out.add(("place", f"{section}{p}"))
+        elif m := HORSEMAN.fullmatch(action):
+            out.add(("place", f"{m[1]}{cards.get(m[1], 0)}"))
+        elif m := COVER.fullmatch(action):
+            out.add(("place", f"{m[1]}{m[2]}"))
+        elif m := LAY.fullmatch(action):
+            out.add(("place", f"{m[2]}{m[3]}"))
+        elif m := TAKE.fullmatch(action):
+            out.add(("tiles", m[1]))
+        if seat is not None and action != "pass":
+            out.add(("seat", str(seat)))
+    return out
+
+
+def _tile(x: float, y: float, size: float, value: object, ident: str = "") -> str:
+    attr = f' id="{ident}"' if ident else ""
     return (
-        f'<g class="tile"><rect x="{x:.1f}" y="{y:.1f}" width="{size:.1f}" height="{size:.1f}" '
-        f'rx="3" fill="{TILE_FILL}" stroke="{INK}" stroke-width="1"/>'
-        + text(x + size / 2, y + size / 2 + size * 0.2, value, size * 0.55, bold=True)
+        f'<g class="tile"{attr}><rect x="{x:.1f}" y="{y:.1f}" width="{size:.1f}" '
+        f'height="{size:.1f}" rx="3" fill="{TILE_FILL}" stroke="{INK}" stroke-width="1"/>'
+        + text(x + size / 2, y + size / 2 + max(FONT, size * 0.55) * 0.36, value, bold=True)
         + "</g>"
     )
 
@@ -137,6 +206,11 @@ class _Drawing:
         self.tile_on_card: dict[str, Mapping[str, int] | None] = {
             str(s["name"]): s.get("placed") for s in self.body["sections"]
         }
+        places = {str(s["name"]): len(s["cards"]) for s in self.body["sections"]}
+        self.recent = _changed(board.recent, places)
+
+    def mark(self, kind: str, name: str) -> str:
+        return " recent" if (kind, name) in self.recent else ""
 
     def _spot(
         self,
@@ -144,9 +218,11 @@ class _Drawing:
         inner: str,
         label: str,
         frame: tuple[float, float, float, float] | None = None,
+        ident: str | None = None,
     ) -> str:
         """`inner` offering `actions`; `frame` (x, y, w, h) is outlined so the place
-        reads as one to click even before the page's pointer styles apply."""
+        reads as one to click even before the page's pointer styles apply, and widened
+        to a phone's tap size by an invisible area."""
         if not actions:
             return inner
         self.placed.update(actions)
@@ -156,7 +232,35 @@ class _Drawing:
                 f'<rect class="target" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
                 f'rx="5" fill="none" stroke="{TARGET}" stroke-width="2.5" stroke-dasharray="6 3"/>'
             )
-        return spot(actions, inner, label)
+            if w < TAP or h < TAP:
+                hw, hh = max(w, TAP), max(h, TAP)
+                inner += hit(x + w / 2 - hw / 2, y + h / 2 - hh / 2, hw, hh)
+        return spot(actions, inner, label, ident=ident)
+
+    # -- the prompt ------------------------------------------------------------
+
+    def prompt(self) -> str:
+        """The decision awaited, in words, naming the seat by its player's name."""
+        _ = self._
+        b = self.body
+        phase = b["phase"]
+        who = self.board.name(int(b.get("turn_of", 0)))
+        if phase == "over":
+            return _("The game is over")
+        if phase == "setup":
+            return _("Setting up: fame tiles are revealed and five cards dealt to each player")
+        if phase == "drawing":
+            return _("{seat} draws a card").format(seat=who)
+        refill = any(
+            s["open"] and s.get("placed") is None and len(s["tiles"]) < 2 for s in b["sections"]
+        )
+        if refill and int(b.get("bag_size", 0)) > 0 and int(b["current_player"]) < 0:
+            return _("New fame tiles are being revealed")
+        if phase == "scoring":
+            return _("{seat} claims fame tiles in the scoring check").format(seat=who)
+        if int(b.get("actions_done", 0)) == 0:
+            return _("{seat} takes the second action: play a card or draw").format(seat=who)
+        return _("{seat} takes the third action: play a card or draw").format(seat=who)
 
     # -- the wall --------------------------------------------------------------
 
@@ -170,19 +274,19 @@ class _Drawing:
             f'<g class="card seat{seat} {kind}{" covered" if covered else ""}"{opacity}>',
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{CARD_H:.1f}" rx="3" '
             f'fill="{fill}" stroke="{colour}" stroke-width="2"/>',
-            seat_marker(seat, x + 11, y + CARD_H / 2, 8.5),
-            text(x + 22, y + 15.5, self._(kind), 13, anchor="start"),
+            seat_marker(seat, x + 13, y + 14, 10, size=FONT),
+            text(x + 27, y + 19, self._(kind), anchor="start"),
         ]
         right = x + w - 5
         if tile is not None:
             # The fame tile lies on the card: its value lowers the owner's total.
-            parts.append(_tile(right - 18, y + 2, 18, tile))
-            right -= 22
-        parts.append(text(right, y + 16, self.values.get(kind, ""), 14, "end", bold=True))
+            parts.append(_tile(right - 22, y + 3, 22, tile))
+            right -= 26
+        parts.append(text(right, y + 19.5, self.values.get(kind, ""), anchor="end", bold=True))
         if covered:
             parts.append(
-                f'<line x1="{x + 20:.1f}" y1="{y + CARD_H / 2:.1f}" x2="{x + w - 4:.1f}" '
-                f'y2="{y + CARD_H / 2:.1f}" stroke="{INK}" stroke-width="1"/>'
+                f'<line x1="{x + 24:.1f}" y1="{y + 10:.1f}" x2="{x + w - 4:.1f}" '
+                f'y2="{y + 10:.1f}" stroke="{INK}" stroke-width="1"/>'
             )
         parts.append("</g>")
         return "".join(parts)
@@ -192,8 +296,8 @@ class _Drawing:
     ) -> str:
         placed = self.tile_on_card.get(name)
         tile = placed["value"] if placed is not None and placed["card"] == number else None
-        parts = [text(x + 6, y + 15, number, 10, fill=MUTED)]
-        cx, cw = x + 13, w - 15
+        parts = [text(x + 9, y + 19, number, fill=MUTED)]
+        cx, cw = x + 19, w - 22
         for level, (seat, kind) in enumerate(stack):
             top = level == len(stack) - 1
             # A card laid on another goes a little to the right, so both stay readable.
@@ -210,18 +314,23 @@ class _Drawing:
                 )
             )
         top_seat, top_kind = stack[-1]
-        owner = seat_label(int(top_seat))
-        inner = f'<g class="place" data-place="{name}{number}">{"".join(parts)}</g>'
+        owner = self.board.name(int(top_seat))
+        mark = self.mark("place", f"{name}{number}")
+        inner = f'<g class="place{mark}" data-place="{name}{number}">{"".join(parts)}</g>'
+        ident = f"gw-place-{name}{number}"
         actions = self.actions.card.get((name, number), [])
         if not actions:
-            return inner
+            return f'<g id="{ident}">{inner}</g>'
+        what = f"{name}{number} ({owner}, {self._(top_kind)})"
         if all(a.startswith("lay") for a in actions):
-            tiles = " or ".join(a.split()[1] for a in actions)
-            label = f"{name}{number} ({owner} {top_kind}): {self._('lay fame tile')} {tiles}"
+            tiles = ", ".join(a.split()[1] for a in actions)
+            label = self._("{place}: lay a fame tile here ({tiles})").format(
+                place=what, tiles=tiles
+            )
         else:
-            label = f"{name}{number} ({owner} {top_kind}): {self._('cover with the dragon')}"
-        frame = (x + 12, y - 2, w - 13, _place_height(stack) + 4)
-        return self._spot(actions, inner, label, frame)
+            label = self._("{place}: cover it with the dragon").format(place=what)
+        frame = (x + 17, y - 2, w - 19, _place_height(stack) + 4)
+        return self._spot(actions, inner, label, frame, ident)
 
     def _section_height(self, section: Mapping[str, Any]) -> float:
         places = section["cards"]
@@ -237,7 +346,7 @@ class _Drawing:
 
     def _totals_height(self) -> float:
         cols = self._totals_columns()
-        return 24.0 * ((self.n + cols - 1) // cols) + 6
+        return 26.0 * ((self.n + cols - 1) // cols) + 6
 
     def _section(
         self, section: Mapping[str, Any], x: float, y: float, w: float, h: float
@@ -248,21 +357,30 @@ class _Drawing:
             f'<rect class="section" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
             f'rx="5" fill="{SECTION_FILL if is_open else CLOSED_FILL}" stroke="{INK}" '
             f'stroke-width="1.2"/>',
-            text(x + 8, y + 20, name, 18, anchor="start", bold=True),
+            text(x + 8, y + 22, name, 20, anchor="start", bold=True),
         ]
         if not is_open:
-            parts.append(text(x + 28, y + 19, self._("closed"), 12, anchor="start", fill=MUTED))
+            parts.append(text(x + 30, y + 21, self._("closed"), anchor="start", fill=MUTED))
         # The face-up fame tiles, the prize for leading here.
         tiles = list(section["tiles"])
         ty = y + SECTION_HEAD
+        mark = self.mark("tiles", name)
         if tiles:
-            inner = "".join(_tile(x + 8 + 38 * i, ty + 2, 32, v) for i, v in enumerate(tiles))
+            inner = "".join(
+                _tile(x + 8 + (TILE + 6) * i, ty + 4, TILE, v) for i, v in enumerate(tiles)
+            )
             take = self.actions.take.get(name, [])
-            label = f"{name}: {self._('take the fame tile')} {' '.join(map(str, tiles))}"
-            frame = (x + 5, ty - 1, 38.0 * len(tiles), 38.0)
-            parts.append(self._spot(take, f'<g class="tiles">{inner}</g>', label, frame))
+            label = self._("{section}: take the fame tiles {tiles}").format(
+                section=name, tiles=", ".join(map(str, tiles))
+            )
+            frame = (x + 5, ty + 1, (TILE + 6) * len(tiles), TILE + 6)
+            group = f'<g class="tiles{mark}">{inner}</g>'
+            if take:
+                parts.append(self._spot(take, group, label, frame, f"gw-tiles-{name}"))
+            else:
+                parts.append(f'<g id="gw-tiles-{name}">{group}</g>')
         elif is_open:
-            parts.append(text(x + 8, ty + 22, self._("no tiles"), 12, anchor="start", fill=MUTED))
+            parts.append(text(x + 8, ty + 28, self._("no tiles"), anchor="start", fill=MUTED))
         cy = ty + TILE_BAND
         for i, stack in enumerate(section["cards"]):
             if stack:
@@ -271,14 +389,18 @@ class _Drawing:
         build = self.actions.build.get(name, [])
         if build:
             slot = (
-                f'<g class="slot"><rect x="{x + 13:.1f}" y="{cy:.1f}" width="{w - 15:.1f}" '
+                f'<g class="slot"><rect x="{x + 19:.1f}" y="{cy:.1f}" width="{w - 22:.1f}" '
                 f'height="{CARD_H:.1f}" rx="3" fill="#ffffff" fill-opacity="0.6" stroke="{INK}" '
                 f'stroke-dasharray="4 3"/>'
-                + text(x + 13 + (w - 15) / 2, cy + 15.5, "+ " + self._("play here"), 12)
+                + text(x + 19 + (w - 22) / 2, cy + 19, "+ " + self._("play here"))
                 + "</g>"
             )
-            kinds = sorted({a.split()[-2] for a in build})
-            parts.append(self._spot(build, slot, f"{name}: {self._('play')} {', '.join(kinds)}"))
+            kinds = sorted({k for a in build if (k := _kind_of(a))})
+            label = self._("{section}: play {kinds} here").format(
+                section=name, kinds=", ".join(self._(k) for k in kinds)
+            )
+            frame = (x + 17, cy - 2, w - 19, CARD_H + 4)
+            parts.append(self._spot(build, slot, label, frame, f"gw-slot-{name}"))
         # Each seat's total here, as it counts now.
         totals = [int(t) for t in section["totals"]]
         best = max(totals) if totals else 0
@@ -291,16 +413,20 @@ class _Drawing:
             f'stroke="{MUTED}" stroke-width="0.8"/>'
         )
         for seat, total in enumerate(totals):
-            cx = x + 4 + cell * (seat % cols)
-            cyy = base + 4 + 24 * (seat // cols)
+            tx = x + 4 + cell * (seat % cols)
+            tyy = base + 4 + 26 * (seat // cols)
             if seat == leader and is_open:
                 parts.append(
-                    f'<rect x="{cx + 1:.1f}" y="{cyy:.1f}" width="{cell - 2:.1f}" height="21" '
+                    f'<rect x="{tx + 1:.1f}" y="{tyy:.1f}" width="{cell - 2:.1f}" height="23" '
                     f'rx="3" fill="{TILE_FILL}" fill-opacity="0.55"/>'
                 )
-            parts.append(seat_marker(seat, cx + 11, cyy + 10.5, 8.5))
-            parts.append(text(cx + 23, cyy + 16, total, 14, anchor="start", bold=True))
-        return [f'<g class="wall-section" data-section="{name}">', *parts, "</g>"]
+            parts.append(seat_marker(seat, tx + 12, tyy + 11.5, 9.5, size=FONT))
+            parts.append(text(tx + 25, tyy + 16.5, total, anchor="start", bold=True))
+        return [
+            f'<g class="wall-section" id="gw-section-{name}" data-section="{name}">',
+            *parts,
+            "</g>",
+        ]
 
     # -- below the wall --------------------------------------------------------
 
@@ -309,75 +435,89 @@ class _Drawing:
         seat = self.board.seat
         if hand is None or seat is None:
             return [], y
-        parts = [text(MARGIN, y + 14, self._("Your hand"), 14, anchor="start", bold=True)]
+        _ = self._
+        parts = [text(MARGIN, y + 16, _("Your hand"), anchor="start", bold=True)]
         colour = seat_colour(seat)
-        x = MARGIN
-        cy = y + 22
-        cw, ch = 64.0, 46.0
-        if not hand:
-            parts.append(text(x, cy + 28, self._("empty"), 13, anchor="start", fill=MUTED))
+        cells: list[str] = []
+        top = y + 26
+        step = HAND_W + 6
+
+        def at(k: int) -> tuple[float, float]:
+            row, col = divmod(k, HAND_PER_ROW)
+            return MARGIN + step * col, top + (HAND_H + 8) * row
+
         for kind in KINDS:
             count = hand.get(kind, 0)
             if not count:
                 continue
-            parts.append(
-                f'<g class="hand-card {kind}"><rect x="{x:.1f}" y="{cy:.1f}" width="{cw:.1f}" '
-                f'height="{ch:.1f}" rx="4" fill="{_tint(colour, 0.22)}" stroke="{colour}" '
+            x, cy = at(len(cells))
+            card = (
+                f'<g class="hand-card {kind}"><rect x="{x:.1f}" y="{cy:.1f}" width="{HAND_W:.1f}" '
+                f'height="{HAND_H:.1f}" rx="4" fill="{_tint(colour, 0.22)}" stroke="{colour}" '
                 f'stroke-width="2"/>'
-                + text(x + cw / 2, cy + 17, self._(kind), 12)
-                + text(x + 6, cy + 38, self.values.get(kind, ""), 14, "start", bold=True)
-                + text(x + cw - 6, cy + 38, f"×{count}", 14, "end", bold=True)
+                + text(x + HAND_W / 2, cy + 19, _(kind))
+                + text(x + 6, cy + 43, self.values.get(kind, ""), anchor="start", bold=True)
+                + text(x + HAND_W - 6, cy + 43, f"×{count}", anchor="end", bold=True)
                 + "</g>"
             )
-            x += cw + 6
+            ident = f"gw-hand-{kind}"
+            actions = self.actions.by_kind.get(kind, [])
+            if actions:
+                self.placed.update(actions)
+                label = _("your {kind} cards ({count}): pick one to play").format(
+                    kind=_(kind), count=count
+                )
+                cells.append(spot(actions, card, label, pick=f"card-{kind}", ident=ident))
+            else:
+                cells.append(f'<g id="{ident}">{card}</g>')
+        if not cells:
+            parts.append(text(MARGIN, top + 30, _("empty"), anchor="start", fill=MUTED))
+            cells.append("")
         # The deck: its size is public, its contents known to its owner but never its order.
         deck_size = int(self.players[seat]["deck_size"])
-        dx = WIDTH - MARGIN - 52
+        dx, dy = at(len(cells))
+        dx += 4
         pile = (
-            f'<g class="deck"><rect x="{dx + 4:.1f}" y="{cy - 3:.1f}" width="48" height="{ch:.1f}" '
+            f'<g class="deck"><rect x="{dx + 4:.1f}" y="{dy - 3:.1f}" width="{HAND_W - 8:.1f}" '
+            f'height="{HAND_H:.1f}" rx="4" fill="{CARD_BACK}" stroke="{INK}"/>'
+            f'<rect x="{dx:.1f}" y="{dy:.1f}" width="{HAND_W - 8:.1f}" height="{HAND_H:.1f}" '
             f'rx="4" fill="{CARD_BACK}" stroke="{INK}"/>'
-            f'<rect x="{dx:.1f}" y="{cy:.1f}" width="48" height="{ch:.1f}" rx="4" '
-            f'fill="{CARD_BACK}" stroke="{INK}"/>'
-            + text(dx + 24, cy + 20, self._("deck"), 11, fill="#ffffff")
-            + text(dx + 24, cy + 38, deck_size, 15, fill="#ffffff", bold=True)
+            + text(dx + (HAND_W - 8) / 2, dy + 21, _("deck"), fill="#ffffff")
+            + text(dx + (HAND_W - 8) / 2, dy + 43, deck_size, 16, fill="#ffffff", bold=True)
             + "</g>"
         )
-        label = f"{self._('draw a card from your deck')} ({deck_size})"
-        parts.append(self._spot(self.actions.draw, pile, label, (dx - 4, cy - 7, 60, ch + 11)))
+        label = _("draw a card from your deck ({n} left)").format(n=deck_size)
+        frame = (dx - 4, dy - 7, HAND_W + 4, HAND_H + 11)
+        if self.actions.draw:
+            cells.append(self._spot(self.actions.draw, pile, label, frame, "gw-deck"))
+        else:
+            cells.append(f'<g id="gw-deck">{pile}</g>')
+        parts += cells
+        bottom = at(len(cells) - 1)[1] + HAND_H + 12
         deck: Mapping[str, int] = self.body.get("deck") or {}
-        inside = ", ".join(f"{c} {self._(k)}" for k in KINDS if (c := deck.get(k, 0)))
+        inside = ", ".join(f"{c} {_(k)}" for k in KINDS if (c := deck.get(k, 0)))
         if inside:
-            parts.append(
-                text(
-                    dx + 48,
-                    cy + ch + 14,
-                    f"{self._('deck holds')}: {inside}",
-                    11,
-                    "end",
-                    fill=MUTED,
-                )
-            )
-        return parts, cy + ch + 22
+            line = _("your deck holds: {cards}").format(cards=inside)
+            for k, part in enumerate(wrap(line, FONT, WIDTH - 2 * MARGIN)):
+                parts.append(text(MARGIN, bottom + 12 + 18 * k, part, anchor="start", fill=MUTED))
+                last = bottom + 12 + 18 * k
+            bottom = last + 10
+        return parts, bottom
 
     def _seats(self, y: float) -> tuple[list[str], float]:
         # At the end nobody has a turn any more.
+        _ = self._
         turn = -1 if self.body["phase"] == "over" else int(self.body["turn_of"])
         deciding = int(self.body["current_player"])
         me = self.board.seat
-        parts = [
-            text(MARGIN + 205, y + 12, self._("hand"), 11, fill=MUTED),
-            text(MARGIN + 250, y + 12, self._("deck"), 11, fill=MUTED),
-            text(MARGIN + 300, y + 12, self._("fame"), 11, fill=MUTED),
-            text(MARGIN + 330, y + 12, self._("tiles won"), 11, "start", fill=MUTED),
-        ]
-        y += 16
-        won_x = MARGIN + 330
-        per_line = int((WIDTH - MARGIN - won_x) // 24)
+        won_x = MARGIN + 190
+        per_line = int((WIDTH - MARGIN - won_x) // 26)
         ry = y
+        parts: list[str] = []
         for seat, player in enumerate(self.players):
             won = [int(v) for v in player["won"]]
             # A seat that has won many tiles gets a taller row rather than tiles off the edge.
-            height = SEAT_ROW + 24 * max(0, (len(won) - 1) // per_line)
+            height = SEAT_ROW + 26 * max(0, (len(won) - 1) // per_line)
             row = []
             if seat == me:
                 row.append(
@@ -385,85 +525,192 @@ class _Drawing:
                     f'height="{height - 3:.1f}" rx="4" fill="{_tint(seat_colour(seat), 0.15)}" '
                     f'stroke="{seat_colour(seat)}" stroke-width="1.5"/>'
                 )
+            line1 = ry + 18
             if seat == turn:
-                row.append(text(MARGIN + 10, ry + 19, "▶", 14))
-            row.append(seat_marker(seat, MARGIN + 32, ry + 13.5, 9))
-            name = seat_label(seat)
+                row.append(
+                    f'<polygon class="turn-mark" points="{MARGIN + 4:.1f},{line1 - 12:.1f} '
+                    f'{MARGIN + 14:.1f},{line1 - 5:.1f} {MARGIN + 4:.1f},{line1 + 2:.1f}" '
+                    f'fill="{INK}"/>'
+                )
+            row.append(seat_marker(seat, MARGIN + 30, line1 - 5, 10, size=FONT))
+            name = _fit(self.board.name(seat), FONT, 150)
             if seat == me:
-                name += f" ({self._('you')})"
-            row.append(text(MARGIN + 46, ry + 19, name, 14, anchor="start", bold=True))
+                name += f" ({_('you')})"
+            row.append(text(MARGIN + 45, line1, name, anchor="start", bold=True))
             if seat == turn:
-                note = self._("to decide") if seat == deciding else self._("their turn")
-                row.append(text(MARGIN + 120, ry + 19, note, 11, anchor="start", fill=MUTED))
-            row.append(text(MARGIN + 205, ry + 19, player["hand_size"], 14))
-            row.append(text(MARGIN + 250, ry + 19, player["deck_size"], 14))
-            row.append(text(MARGIN + 300, ry + 19, player["fame"], 15, bold=True))
+                note = _("to decide") if seat == deciding else _("their turn")
+                nx = MARGIN + 53 + text_width(name, FONT, bold=True)
+                row.append(text(nx, line1, note, anchor="start", fill=MUTED))
+            row.append(
+                text(
+                    WIDTH - MARGIN - 6,
+                    line1,
+                    _("{n} fame").format(n=player["fame"]),
+                    anchor="end",
+                    bold=True,
+                )
+            )
+            sizes = _("hand {hand} · deck {deck}").format(
+                hand=player["hand_size"], deck=player["deck_size"]
+            )
+            row.append(text(MARGIN + 45, ry + 38, sizes, anchor="start"))
             for i, v in enumerate(won):
                 line, col = divmod(i, per_line)
-                row.append(_tile(won_x + 24 * col, ry + 3 + 24 * line, 21, v))
-            parts.append(f'<g class="seat seat{seat}">{"".join(row)}</g>')
+                row.append(
+                    _tile(won_x + 26 * col, ry + 23 + 26 * line, 23, v, f"gw-won-{seat}-{i}")
+                )
+            mark = self.mark("seat", str(seat))
+            parts.append(f'<g class="seat seat{seat}{mark}" id="gw-seat-{seat}">{"".join(row)}</g>')
             ry += height
         return parts, ry
 
     def _bag(self, y: float) -> tuple[list[str], float]:
+        _ = self._
         bag: Mapping[str, int] = self.body.get("bag") or {}
         size = int(self.body.get("bag_size", 0))
         parts = [
             f'<rect x="{MARGIN:.1f}" y="{y:.1f}" width="22" height="22" rx="3" '
             f'fill="{TILE_BACK}" stroke="{INK}"/>',
-            text(MARGIN + 30, y + 16, f"{self._('bag')}: {size}", 13, "start", bold=True),
+            text(MARGIN + 30, y + 16, _("bag: {n} fame tiles").format(n=size), anchor="start"),
         ]
+        y += 24
+        lines: list[str] = []
         known = "  ".join(f"{v}×{c}" for v, c in sorted(bag.items(), key=lambda kv: int(kv[0])))
         if known:
-            parts.append(text(MARGIN + 95, y + 16, known, 12, "start", fill=MUTED))
+            lines += wrap(_("in the bag: {tiles}").format(tiles=known), FONT, WIDTH - 2 * MARGIN)
         boxed: Mapping[str, int] = self.body.get("boxed") or {}
         if boxed:
             out = "  ".join(f"{v}×{c}" for v, c in sorted(boxed.items(), key=lambda kv: int(kv[0])))
-            parts.append(
-                text(WIDTH - MARGIN, y + 16, f"{self._('boxed')}: {out}", 12, "end", fill=MUTED)
+            lines += wrap(_("boxed: {tiles}").format(tiles=out), FONT, WIDTH - 2 * MARGIN)
+        for line in lines:
+            parts.append(text(MARGIN, y + 14, line, anchor="start", fill=MUTED))
+            y += 18
+        return [f'<g class="bag" id="gw-bag">{"".join(parts)}</g>'], y + 8
+
+    def _legend(self, y: float) -> tuple[list[str], float]:
+        """The wall's symbols in words, each beside a small drawing of itself."""
+        _ = self._
+
+        def tile(ty: float) -> str:
+            return _tile(MARGIN + 4, ty - 13, 26, 5)
+
+        def card(ty: float) -> str:
+            return (
+                f'<rect x="{MARGIN:.1f}" y="{ty - 12:.1f}" width="40" height="24" rx="3" '
+                f'fill="{_tint(seat_colour(0), 0.22)}" stroke="{seat_colour(0)}" '
+                f'stroke-width="2"/>' + seat_marker(0, MARGIN + 12, ty, 8, label=False)
             )
-        return parts, y + 30
+
+        def covered(ty: float) -> str:
+            return (
+                f'<rect x="{MARGIN:.1f}" y="{ty - 12:.1f}" width="40" height="24" rx="3" '
+                f'fill="#d9d6d0" stroke="{MUTED}" stroke-width="2" opacity="0.6"/>'
+                f'<line x1="{MARGIN + 4:.1f}" y1="{ty:.1f}" x2="{MARGIN + 36:.1f}" '
+                f'y2="{ty:.1f}" stroke="{INK}"/>'
+            )
+
+        def total(ty: float) -> str:
+            return (
+                f'<rect x="{MARGIN:.1f}" y="{ty - 12:.1f}" width="40" height="24" rx="3" '
+                f'fill="{TILE_FILL}" fill-opacity="0.55"/>'
+                + seat_marker(1, MARGIN + 12, ty, 8, label=False)
+            )
+
+        def target(ty: float) -> str:
+            return (
+                f'<rect x="{MARGIN:.1f}" y="{ty - 12:.1f}" width="40" height="24" rx="5" '
+                f'fill="none" stroke="{TARGET}" stroke-width="2.5" stroke-dasharray="6 3"/>'
+            )
+
+        symbols: list[tuple[Callable[[float], str], str]] = [
+            (
+                tile,
+                _(
+                    "fame tile: the prize for leading a section; on a card it lowers that card's total"
+                ),
+            ),
+            (
+                card,
+                _(
+                    "a card played, by seat: its kind and its value (a warrior counts more after other warriors)"
+                ),
+            ),
+            (covered, _("greyed and struck through: a card covered by a dragon")),
+            (total, _("bottom of a section: each seat's total there; the leader's is shaded")),
+            (target, _("dashed red frame: you may play here now")),
+        ]
+        out = [text(MARGIN, y + 16, _("Legend"), anchor="start", bold=True)]
+        y += 28
+        for drawing, words in symbols:
+            lines = wrap(words, FONT, WIDTH - MARGIN - 56)
+            out.append(drawing(y + 9 * len(lines)))
+            for k, line in enumerate(lines):
+                out.append(text(MARGIN + 52, y + 14 + 18 * k, line, anchor="start"))
+            y += 18 * len(lines) + 10
+        return [f'<g class="legend" id="gw-legend">{"".join(out)}</g>'], y
 
     # -- the whole ---------------------------------------------------------------
 
     def draw(self) -> Board:
         body = self.body
+        _ = self._
         sections: list[Mapping[str, Any]] = list(body["sections"])
-        parts = [
-            text(MARGIN, 22, self._("The Great Wall"), 18, anchor="start", bold=True),
-            f'<g class="prompt">{text(MARGIN, 44, body.get("pending", ""), 13, anchor="start")}</g>',
-        ]
-        flags = []
-        if body.get("cards_stopped"):
-            flags.append(self._("no more cards are played"))
-        elif body.get("final_round"):
-            flags.append(f"{self._('final round')}: {seat_label(int(body['emptied_by']))}")
-        if flags:
-            parts.append(
-                text(
-                    WIDTH - MARGIN,
-                    22,
-                    " · ".join(flags),
-                    13,
-                    "end",
-                    fill="#b03a2e",
-                    bold=True,
-                )
-            )
-        count = max(1, len(sections))
-        sw = (WIDTH - 2 * MARGIN - GAP * (count - 1)) / count
-        sh = max((self._section_height(s) for s in sections), default=SECTION_HEAD) + (
-            self._totals_height()
+        lines = wrap(self.prompt(), FONT, WIDTH - 2 * MARGIN)[:2]
+        prompt = "".join(
+            text(MARGIN, 44 + 18 * k, line, anchor="start") for k, line in enumerate(lines)
         )
-        for i, section in enumerate(sections):
-            parts += self._section(section, MARGIN + i * (sw + GAP), HEAD, sw, sh)
-        y = HEAD + sh + 12
-        hand, y = self._hand(y)
+        parts = [
+            text(MARGIN, 22, _("The Great Wall"), 18, anchor="start", bold=True),
+            f'<g class="prompt">{prompt}</g>',
+        ]
+        flag = ""
+        if body.get("cards_stopped"):
+            flag = _("No more cards are played")
+        elif body.get("final_round"):
+            flag = _("Final round: {seat} has played all cards").format(
+                seat=self.board.name(int(body["emptied_by"]))
+            )
+        if flag:
+            parts.append(text(MARGIN, 80, flag, anchor="start", fill="#b03a2e", bold=True))
+        count = max(1, len(sections))
+        per_row = min(PER_ROW, count)
+        sw = (WIDTH - 2 * MARGIN - GAP * (per_row - 1)) / per_row
+        y = HEAD
+        for first in range(0, count, per_row):
+            row = sections[first : first + per_row]
+            sh = max(self._section_height(s) for s in row) + self._totals_height()
+            for i, section in enumerate(row):
+                parts += self._section(section, MARGIN + i * (sw + GAP), y, sw, sh)
+            y += sh + GAP
+        hand, y = self._hand(y + 4)
         seats, y = self._seats(y + 4)
         bag, y = self._bag(y + 6)
-        parts += hand + seats + bag
-        svg = document(WIDTH, y + MARGIN, parts, self._("The Great Wall of China"))
+        legend, y = self._legend(y + 4)
+        parts += hand + seats + bag + legend
+        svg = document(WIDTH, y + MARGIN, parts, _("The Great Wall of China"))
         return Board(svg, self.placed)
+
+
+def confirm(notation: str, board: BoardInput) -> str | None:
+    """What a move that starts the end of the game will do, to be confirmed first.
+
+    Playing one's last cards with an empty deck starts the final round (every other
+    player has one more turn). `pass` needs no question: it exists only when nothing
+    can be played or drawn (GW-2.4).
+    """
+    _ = board.gettext
+    body = board.body
+    seat = board.seat
+    hand: Mapping[str, int] = body.get("hand") or {}
+    if seat is None or body.get("final_round") or body.get("cards_stopped"):
+        return None
+    if int(body["players"][seat]["deck_size"]) or _kind_of(notation) is None:
+        return None
+    m = PLAY.fullmatch(notation)
+    played = int(m[1] or 1) if m else 1
+    if played < sum(int(n) for n in hand.values()):
+        return None
+    return _("This plays your last card: every other player has one more turn, then the game ends.")
 
 
 def render(board: BoardInput) -> Board:
