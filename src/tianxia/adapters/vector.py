@@ -1,0 +1,483 @@
+"""Many games of one title stepped in one call: a native Gymnasium `VectorEnv`.
+
+>>> from tianxia.adapters.vector import TianxiaVectorEnv
+>>> envs = TianxiaVectorEnv("greatwall", num_envs=64, players=2)   # doctest: +SKIP
+>>> obs, info = envs.reset(seed=0)                                  # doctest: +SKIP
+>>> obs["observation"].shape, obs["action_mask"].shape              # doctest: +SKIP
+((64, 367), (64, 682))
+
+Each of the `num_envs` games is what `tianxia.adapters.gym.TianxiaEnv` would play with
+the same arguments and seed: one learning seat, opponents in the other seats (bot names,
+bot objects, policies, snapshots, a `League`), a reward of ``"win"``, ``"rank"`` or
+``"score"`` at the end, the one observation encoding. Game `i` of ``reset(seed=s)`` is
+the single environment's game of ``reset(seed=s + i)``, and the arrays returned are
+those Gymnasium's own ``SyncVectorEnv`` over the single environments returns (a test
+holds the two side by side).
+
+What differs is the cost: every step writes straight into arrays made once, ``(N,
+size)`` float32 observations, ``(N, actions)`` int8 masks, ``(N,)`` rewards,
+terminations and truncations, without a dictionary per game or a concatenation.
+With ``copy=False`` they are handed out as they are (read them before the next step);
+the default hands out copies, as Gymnasium does.
+
+Finished games restart by themselves (``autoreset_mode``): ``"NextStep"`` (Gymnasium's
+default: the step after the last one resets the game and ignores its action) or
+``"SameStep"`` (the step that ends a game starts the next at once; the last observation
+is in ``info["final_obs"]``).
+
+``workers=k`` plays the games in `k` processes, each owning a slice of them and
+writing into the same arrays in shared memory, so that every core works; one process
+(the default, ``workers=0``) is faster when the steps are cheap, as a round trip to a
+process costs more than a step of a random opponent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import itertools
+import multiprocessing as mp
+from collections.abc import Mapping, Sequence
+from multiprocessing import shared_memory
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+import tianxia
+from tianxia.adapters.encoding import ENCODING_VERSION, encoding
+from tianxia.adapters.gym import Table, check_illegal_action, check_seed
+from tianxia.adapters.opponents import Opponent, Opponents, check_reward
+from tianxia.bots import Bot
+
+AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
+
+
+class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
+    """`num_envs` games of one variant, one learning seat each. See the module docstring.
+
+    Args:
+        name, players, options: the variant, as for `tianxia.load_game`.
+        num_envs: how many games.
+        seat, opponents, opponent_options, reward, illegal_action: as for `TianxiaEnv`.
+        autoreset_mode: ``"NextStep"`` (default) or ``"SameStep"``.
+        copy: hand out copies of the arrays (default) or the arrays themselves.
+        workers: processes playing the games (0: this one).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        num_envs: int,
+        players: int | None = None,
+        *,
+        seat: int = 0,
+        opponents: Opponent | Sequence[Opponent] | Mapping[int, Opponent] = "random",
+        opponent_options: Mapping[str, Any] | None = None,
+        reward: str = "win",
+        illegal_action: str = "loss",
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
+        workers: int = 0,
+        **options: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a whole number >= 1, not {num_envs!r}")
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+            raise ValueError(f"workers must be a whole number >= 0, not {workers!r}")
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            mode = None
+        if mode not in AUTORESET_MODES:
+            allowed = ", ".join(m.value for m in AUTORESET_MODES)
+            raise ValueError(f"autoreset_mode must be one of {allowed}, not {autoreset_mode!r}")
+        check_illegal_action(illegal_action)
+        check_reward(reward)
+        game = tianxia.load_game(name, players=players, **options)
+        n = game.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat must be a whole number in 0..{n - 1}, not {seat!r}")
+        self.game = game
+        self.seat = seat
+        self.num_envs = num_envs
+        self.copy = copy
+        self.autoreset_mode = mode
+        self.metadata = {"autoreset_mode": mode, "encoding_version": ENCODING_VERSION}
+        self.opponents = Opponents(game, seat, opponents, opponent_options)
+        self.encoding = encoding(game)
+        self.num_actions = game.info.num_distinct_actions
+        self.single_observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+            }
+        )
+        self.single_action_space = spaces.Discrete(self.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._spec = {
+            "name": name,
+            "players": players,
+            "options": options,
+            "seat": seat,
+            "reward": reward,
+            "illegal_action": illegal_action,
+        }
+        self._buffers = _Buffers(num_envs, self.encoding.size, self.num_actions, workers > 0)
+        self._reset_next = np.zeros(num_envs, np.bool_)
+        self._illegal: list[str | None] = [None] * num_envs
+        self._pool: _Pool | None = None
+        self.tables: list[Table] = []
+        if workers:
+            self._pool = _Pool(workers, num_envs, self._buffers, self._spec, self.opponents, mode)
+        else:
+            self.tables = [
+                Table(game, seat, _own(self.opponents), reward, illegal_action)
+                for _ in range(num_envs)
+            ]
+
+    # --- the Gymnasium API ---------------------------------------------------------
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start every game (or those of ``options["reset_mask"]``).
+
+        `seed`: None, a whole number `s` (game `i` gets `s + i`) or one per game.
+        """
+        seeds = self._seeds(seed)
+        mask = np.ones(self.num_envs, np.bool_)
+        if options and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_ or not mask.any():
+                raise ValueError(
+                    f"options['reset_mask'] must be a bool array of shape ({self.num_envs},) "
+                    "with at least one True"
+                )
+        b = self._buffers
+        if self._pool is not None:
+            self._pool.reset(seeds, mask)
+        else:
+            for i in np.flatnonzero(mask):
+                table = self.tables[i]
+                table.reset(seeds[i])
+                table.write(b.observations[i], b.masks[i])
+        b.terminations[mask] = False
+        b.truncations[mask] = False
+        b.rewards[mask] = 0.0
+        self._reset_next[mask] = False
+        return self._observations(), self._info(None)
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action id per game; every game plays on to its seat's next decision.
+
+        Raises:
+            ValueError: not one action id per game, an id out of range, or a step
+                before `reset`.
+        """
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(
+                f"step needs {self.num_envs} whole action ids, one per game, not {actions!r}"
+            )
+        if ((acts < 0) | (acts >= self.num_actions)).any():
+            raise ValueError(f"action ids run 0..{self.num_actions - 1}, not {actions!r}")
+        if self._pool is None and any(t.match is None for t in self.tables):
+            raise ValueError("call reset() before step()")
+        b = self._buffers
+        final: dict[int, dict[str, np.ndarray]] = {}
+        if self._pool is not None:
+            self._illegal, final = self._pool.step(acts, self._reset_next)
+        else:
+            same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
+            for i, table in enumerate(self.tables):
+                self._illegal[i] = None
+                if self._reset_next[i]:
+                    table.reset(None)
+                    b.rewards[i] = 0.0
+                    b.terminations[i] = False
+                else:
+                    b.rewards[i], b.terminations[i], self._illegal[i] = table.step(int(acts[i]))
+                    if same_step and b.terminations[i]:
+                        table.write(b.observations[i], b.masks[i])
+                        final[i] = {
+                            "observation": b.observations[i].copy(),
+                            "action_mask": b.masks[i].copy(),
+                        }
+                        table.reset(None)
+                table.write(b.observations[i], b.masks[i])
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            self._reset_next[:] = b.terminations | b.truncations
+        rewards = b.rewards.copy() if self.copy else b.rewards
+        terms = b.terminations.copy() if self.copy else b.terminations
+        truncs = b.truncations.copy() if self.copy else b.truncations
+        return self._observations(), rewards, terms, truncs, self._info(final)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        self._buffers.close()
+
+    # --- helpers ----------------------------------------------------------------
+    def _seeds(self, seed: Any) -> list[int | None]:
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
+            return [int(seed) + i for i in range(self.num_envs)]
+        if isinstance(seed, Sequence) and not isinstance(seed, str):
+            seeds = [check_seed(s) for s in seed]
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"one seed per game is needed ({self.num_envs}), not {len(seeds)}")
+            return seeds
+        raise ValueError(f"seed must be None, a whole number or one per game, not {seed!r}")
+
+    def _observations(self) -> dict[str, np.ndarray]:
+        b = self._buffers
+        if self.copy:
+            return {"observation": b.observations.copy(), "action_mask": b.masks.copy()}
+        return {"observation": b.observations, "action_mask": b.masks}
+
+    def _info(self, final: dict[int, dict[str, np.ndarray]] | None) -> dict[str, Any]:
+        b = self._buffers
+        info: dict[str, Any] = {
+            "action_mask": b.masks.copy() if self.copy else b.masks,
+            "_action_mask": np.ones(self.num_envs, np.bool_),
+        }
+        illegal = [i for i, why in enumerate(self._illegal) if why is not None]
+        if illegal:
+            info["illegal_action"] = np.array([w or "" for w in self._illegal], dtype=object)
+            info["_illegal_action"] = np.array([w is not None for w in self._illegal])
+        if final:
+            obs = np.full(self.num_envs, None, dtype=object)
+            for i, o in final.items():
+                obs[i] = o
+            info["final_obs"] = obs
+            info["_final_obs"] = np.array([i in final for i in range(self.num_envs)])
+        return info
+
+    def render(self) -> tuple[Any, ...] | None:
+        return None
+
+
+def make(name: str, num_envs: int, **kwargs: Any) -> TianxiaVectorEnv:
+    """`TianxiaVectorEnv(name, num_envs, **kwargs)`."""
+    return TianxiaVectorEnv(name, num_envs, **kwargs)
+
+
+def _own(opponents: Opponents) -> Opponents:
+    """`opponents` as one game may use them: a bot object is copied, so that the games
+    do not share (and reseed) one bot's stream."""
+    if any(isinstance(o, Bot) for o in opponents.by_seat.values()):
+        return copy.deepcopy(opponents)
+    return opponents
+
+
+class _Buffers:
+    """The arrays every step writes: in this process, or in shared memory for workers."""
+
+    def __init__(self, n: int, size: int, actions: int, shared: bool) -> None:
+        layout = [
+            ("observations", (n, size), np.float32),
+            ("masks", (n, actions), np.int8),
+            ("rewards", (n,), np.float64),
+            ("terminations", (n,), np.bool_),
+            ("truncations", (n,), np.bool_),
+        ]
+        self.layout = layout
+        self.memory: shared_memory.SharedMemory | None = None
+        total = sum(int(np.prod(shape)) * np.dtype(t).itemsize for _, shape, t in layout)
+        if shared:
+            self.memory = shared_memory.SharedMemory(create=True, size=max(1, total))
+        self._attach(self.memory)
+
+    def _attach(self, memory: shared_memory.SharedMemory | None) -> None:
+        offset = 0
+        for name, shape, dtype in self.layout:
+            if memory is None:
+                arr: np.ndarray = np.zeros(shape, dtype)
+            else:
+                arr = np.ndarray(shape, dtype, buffer=memory.buf, offset=offset)
+                arr.fill(0)
+                offset += arr.nbytes
+            setattr(self, name, arr)
+
+    observations: np.ndarray
+    masks: np.ndarray
+    rewards: np.ndarray
+    terminations: np.ndarray
+    truncations: np.ndarray
+
+    def close(self) -> None:
+        if self.memory is not None:
+            for name, _, _ in self.layout:
+                setattr(self, name, np.zeros(0))
+            self.memory.close()
+            self.memory.unlink()
+            self.memory = None
+
+
+class _Pool:
+    """Worker processes, each stepping a contiguous slice of the games in place."""
+
+    def __init__(
+        self,
+        workers: int,
+        n: int,
+        buffers: _Buffers,
+        spec: dict[str, Any],
+        opponents: Opponents,
+        mode: AutoresetMode,
+    ) -> None:
+        assert buffers.memory is not None
+        workers = min(workers, n)
+        bounds = np.linspace(0, n, workers + 1).astype(int)
+        self.slices = [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
+        ctx = mp.get_context("spawn")
+        self.pipes = []
+        self.processes = []
+        for lo, hi in self.slices:
+            mine, theirs = ctx.Pipe()
+            p = ctx.Process(
+                target=_work,
+                args=(
+                    theirs,
+                    buffers.memory.name,
+                    buffers.layout,
+                    lo,
+                    hi,
+                    spec,
+                    opponents.by_seat,
+                    opponents.options,
+                    mode.value,
+                ),
+                daemon=True,
+            )
+            p.start()
+            theirs.close()
+            self.pipes.append(mine)
+            self.processes.append(p)
+        for pipe in self.pipes:
+            status, payload = pipe.recv()
+            if status != "ready":
+                self.close()
+                raise RuntimeError(f"a worker failed to start: {payload}")
+
+    def _gather(self) -> list[Any]:
+        out = []
+        failure = None
+        for pipe in self.pipes:
+            status, payload = pipe.recv()
+            if status == "error":
+                failure = payload
+            out.append(payload)
+        if failure is not None:
+            raise RuntimeError(f"a worker failed: {failure}")
+        return out
+
+    def reset(self, seeds: list[int | None], mask: np.ndarray) -> None:
+        for (lo, hi), pipe in zip(self.slices, self.pipes, strict=True):
+            pipe.send(("reset", (seeds[lo:hi], mask[lo:hi])))
+        self._gather()
+
+    def step(
+        self, actions: np.ndarray, reset_next: np.ndarray
+    ) -> tuple[list[str | None], dict[int, dict[str, np.ndarray]]]:
+        for (lo, hi), pipe in zip(self.slices, self.pipes, strict=True):
+            pipe.send(("step", (actions[lo:hi], reset_next[lo:hi])))
+        illegal: list[str | None] = []
+        final: dict[int, dict[str, np.ndarray]] = {}
+        for (lo, _), (why, done) in zip(self.slices, self._gather(), strict=True):
+            illegal += why
+            final.update({lo + i: o for i, o in done.items()})
+        return illegal, final
+
+    def close(self) -> None:
+        for pipe in self.pipes:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                pipe.send(("close", None))
+        for p in self.processes:
+            p.join(timeout=5)
+            if p.is_alive():
+                p.terminate()
+        self.pipes, self.processes = [], []
+
+
+def _work(
+    pipe: Any,
+    memory_name: str,
+    layout: list[tuple[str, tuple[int, ...], Any]],
+    lo: int,
+    hi: int,
+    spec: dict[str, Any],
+    by_seat: dict[int, Any],
+    bot_options: dict[str, Any],
+    mode: str,
+) -> None:
+    """A worker: steps games `lo`..`hi` and writes their rows of the shared arrays."""
+    try:
+        memory = shared_memory.SharedMemory(name=memory_name)
+        arrays: dict[str, np.ndarray] = {}
+        offset = 0
+        for name, shape, dtype in layout:
+            arr = np.ndarray(shape, dtype, buffer=memory.buf, offset=offset)
+            offset += arr.nbytes
+            arrays[name] = arr[lo:hi]
+        game = tianxia.load_game(spec["name"], players=spec["players"], **spec["options"])
+        seat = spec["seat"]
+        opponents = Opponents(game, seat, by_seat, bot_options)
+        tables = [
+            Table(game, seat, _own(opponents), spec["reward"], spec["illegal_action"])
+            for _ in range(hi - lo)
+        ]
+        obs, masks = arrays["observations"], arrays["masks"]
+        rewards, terms = arrays["rewards"], arrays["terminations"]
+        same_step = mode == AutoresetMode.SAME_STEP.value
+        pipe.send(("ready", None))
+    except Exception as e:  # the parent reports it and stops
+        pipe.send(("error", repr(e)))
+        return
+    while True:
+        command, payload = pipe.recv()
+        if command == "close":
+            del obs, masks, rewards, terms, arrays
+            memory.close()
+            return
+        try:
+            if command == "reset":
+                seeds, mask = payload
+                for i, table in enumerate(tables):
+                    if mask[i]:
+                        table.reset(seeds[i])
+                        table.write(obs[i], masks[i])
+                pipe.send(("ok", None))
+            else:
+                actions, reset_next = payload
+                why: list[str | None] = [None] * len(tables)
+                final: dict[int, dict[str, np.ndarray]] = {}
+                for i, table in enumerate(tables):
+                    if reset_next[i]:
+                        table.reset(None)
+                        rewards[i] = 0.0
+                        terms[i] = False
+                    else:
+                        rewards[i], terms[i], why[i] = table.step(int(actions[i]))
+                        if same_step and terms[i]:
+                            table.write(obs[i], masks[i])
+                            final[i] = {
+                                "observation": obs[i].copy(),
+                                "action_mask": masks[i].copy(),
+                            }
+                            table.reset(None)
+                    table.write(obs[i], masks[i])
+                pipe.send(("ok", (why, final)))
+        except Exception as e:  # reported to the parent, which raises it
+            pipe.send(("error", repr(e)))
