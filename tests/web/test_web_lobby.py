@@ -285,4 +285,8 @@ def test_the_lobby_on_a_phone_has_big_enough_targets_and_no_sideways_scroll(
           .map(([html]) => html)"""
     )
     assert small == []
+    # The rules pages too: a wide table scrolls in its place, the page does not.
+    for game in TITLES:
+        page.goto(f"{site.base}/rules/{game}?lang={lang}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, game
     page.context.close()
