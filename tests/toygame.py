@@ -169,8 +169,11 @@ class HighCardState(State):
             "hands": list(self.hands) if self.is_terminal() else None,
         }
 
-    def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
+    def resample_from_infostate(self, seat: object, rng: random.Random) -> State:
+        if seat is None:
+            raise ValueError("a spectator has no information state to resample from")
         self._check_seat(seat)
+        assert isinstance(seat, int)
         if self.is_terminal():
             return self
         known = {self.hands[seat]} if seat < len(self.hands) else set()

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, dataclass_transform
 
-from tianxia.core.errors import NotationError
+from tianxia.core.errors import NotationError, shown
 
 _T = TypeVar("_T")
 
@@ -68,9 +68,10 @@ class ActionCodec:
         # Equal-comparing values of another type (1.0 for 1, True for 1) are not ours.
         return i is not None and repr(self._all[i]) == repr(a)
 
-    def decode(self, i: int) -> Action:
+    def decode(self, i: object) -> Action:
+        """The action of id `i`; a `NotationError` for anything but a whole number in range."""
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(self._all):
-            raise ValueError(f"action id {i!r} is outside 0..{len(self._all) - 1}")
+            raise NotationError(shown(i), f"no action has this id; ids run 0..{len(self._all) - 1}")
         return self._all[i]
 
     def parse(self, text: str) -> Action:

@@ -5,6 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 
+def shown(value: object) -> str:
+    """`repr(value)` cut to a length fit for an error message (the value may be anything)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 class NotationError(ValueError):
     """The text does not name any action of this game."""
 

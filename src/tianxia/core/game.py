@@ -22,7 +22,7 @@ from mypy_extensions import mypyc_attr
 
 from tianxia.core.actions import Action, ActionCodec
 from tianxia.core.constants import CHANCE, TERMINAL
-from tianxia.core.errors import IllegalActionError, NotationError
+from tianxia.core.errors import IllegalActionError, NotationError, shown
 from tianxia.core.events import Event, seat_name
 from tianxia.core.value import FrozenStateError, StateDataError, StateMeta, json_codec
 
@@ -109,6 +109,11 @@ class Game(ABC):
     rules: ClassVar[Any] = None
     view: ClassVar[Any] = None
     search: ClassVar[Any] = None
+    # Options that exist only so that games stored under an older rules version play on as
+    # they were played (`options_of_version` sets them). No face offers them, the
+    # conformance suite does not enumerate them, and a game's `options` (so its spec, its
+    # saves and its equality) holds one only when it is set away from its default.
+    LEGACY_OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
 
     # `players` is typed `object` because it is checked here (a ValueError for anything
     # but a whole number in range); a compiled build would otherwise refuse a str with a
@@ -124,7 +129,8 @@ class Game(ABC):
             )
         self.players: int = players
         specs = {o.name: o for o in self.OPTIONS}
-        unknown = sorted(set(options) - set(specs))
+        legacy = {o.name: o for o in self.LEGACY_OPTIONS}
+        unknown = sorted(set(options) - set(specs) - set(legacy))
         if unknown:
             known = ", ".join(specs) or "none"
             raise ValueError(f"{self.NAME} has no option {unknown[0]!r} (options: {known})")
@@ -138,20 +144,49 @@ class Game(ABC):
                     f"{self.NAME}: option {spec.name}={value!r} is not one of {allowed}"
                 )
             chosen[spec.name] = value
+        for spec in self.LEGACY_OPTIONS:
+            value = _coerce(spec, options.get(spec.name, spec.default))
+            if value not in spec.choices:
+                allowed = ", ".join(map(repr, spec.choices))
+                raise ValueError(
+                    f"{self.NAME}: option {spec.name}={value!r} is not one of {allowed}"
+                )
+            if value != spec.default:
+                chosen[spec.name] = value
         self._check_options(chosen)
         self.options: Mapping[str, Any] = MappingProxyType(chosen)
         self._key = (self.NAME, players, tuple(sorted(chosen.items())))
         self._codec_cache: ActionCodec | None = None
         self._info_cache: GameInfo | None = None
 
+    def option(self, name: str) -> Any:
+        """The value of option `name`, a legacy one (`LEGACY_OPTIONS`) at its default too."""
+        if name in self.options:
+            return self.options[name]
+        for spec in self.LEGACY_OPTIONS:
+            if spec.name == name:
+                return spec.default
+        raise KeyError(name)
+
+    @property
+    def rules_version(self) -> int:
+        """The rules version this variant plays: `VERSION`, or an older one that a legacy
+        option named ``rules_version`` keeps for games stored under it."""
+        return int(self.options.get("rules_version", self.VERSION))
+
     @classmethod
     def options_of_version(cls, version: int, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options under which this release plays a save written under rules `version`.
 
         A game whose rules changed maps an older version onto options that keep the old
-        rules, so old saves replay as they were played.
+        rules, so old saves replay as they were played. By default, a version that a
+        legacy option ``rules_version`` lists is kept by that option.
         """
-        return dict(options)
+        out = dict(options)
+        for spec in cls.LEGACY_OPTIONS:
+            if spec.name == "rules_version" and version in spec.choices:
+                out.setdefault("rules_version", version)
+        return out
 
     # A game is a value named by its spec: equal specs are equal games, and pickling
     # rebuilds it from the spec (its data and caches are built again on the other side).
@@ -200,12 +235,15 @@ class Game(ABC):
     def new_initial_state(self) -> State:
         """The position before the first action (often a chance node: shuffles and deals)."""
 
-    def state_from_json(self, data: JSON) -> State:
+    def state_from_json(self, data: object) -> State:
         """Inverse of `State.to_json`: an equal state.
 
+        Any value is accepted (compiled, an annotation narrower than `object` would
+        refuse ill-typed data with a bare TypeError before this body could say why).
+
         Raises:
-            ValueError: data that does not describe a state of this variant; the message
-                names the first field at fault.
+            StateDataError: (a ValueError) data that does not describe a state of this
+                variant; the message names the first field at fault.
         """
         cls = type(self.new_initial_state())
         return cls.from_json(self, data)
@@ -224,7 +262,7 @@ class Game(ABC):
             self._info_cache = GameInfo(
                 name=self.NAME,
                 title=self.TITLE,
-                version=self.VERSION,
+                version=self.rules_version,
                 min_players=self.MIN_PLAYERS,
                 max_players=self.MAX_PLAYERS,
                 players=self.players,
@@ -246,11 +284,11 @@ class Game(ABC):
         """The stable integer of `action`; chance outcomes follow the player actions."""
         return self.codec.encode(action)
 
-    def action_from_id(self, i: int) -> Action:
-        """Inverse of `action_id`; a ValueError for an id outside the range."""
+    def action_from_id(self, i: object) -> Action:
+        """Inverse of `action_id`; a `NotationError` for anything but an id in range."""
         return self.codec.decode(i)
 
-    def parse_action_text(self, text: str) -> Action:
+    def parse_action_text(self, text: object) -> Action:
         """The action written `text` in this game's notation (NotationError if none)."""
         if not isinstance(text, str):
             raise NotationError(repr(text), "notation must be a string")
@@ -455,7 +493,13 @@ class State(metaclass=StateMeta):
             raise StateDataError(f"{extra[0]}: no such field in {game.NAME}")
         d = cls.new_draft(game, **{f: dec(data[f], game, f) for f, _, dec in codec})
         # Checked before anything is derived from the values, so rules never read them raw.
-        d.validate()
+        try:
+            d.validate()
+        except StateDataError:
+            raise
+        except ValueError as e:
+            # A game's own check may raise a plain ValueError; callers are promised one kind.
+            raise StateDataError(f"{cls.__name__}: {e}") from None
         try:
             if cls.DERIVED:
                 for f, v in d.derive().items():
@@ -561,9 +605,9 @@ class State(metaclass=StateMeta):
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.players
         ):
-            raise ValueError(f"no seat {seat!r} in a {self.game.players}-player game")
+            raise ValueError(f"no seat {shown(seat)} in a {self.game.players}-player game")
 
-    def resample_from_infostate(self, seat: int, rng: random.Random) -> State:
+    def resample_from_infostate(self, seat: object, rng: random.Random) -> State:
         """A full state consistent with all `seat` has seen. Perfect information: itself."""
         if seat is None:
             raise ValueError("a spectator has no information state to resample from")
@@ -654,17 +698,17 @@ class State(metaclass=StateMeta):
     def is_chance_node(self) -> bool:
         return _mover(self) == CHANCE
 
-    def to_action(self, action: Action | str | int) -> Action:
-        """Accept an action, its notation, or its id."""
+    def to_action(self, action: object) -> Action:
+        """Accept an action, its notation, or its id; `NotationError` for any other value."""
         if isinstance(action, Action):
             return action
         if isinstance(action, str):
             return self.parse_action(action)
         if isinstance(action, int) and not isinstance(action, bool):
             return self.game.action_from_id(action)
-        raise NotationError(repr(action), "an action, its notation or its id is needed")
+        raise NotationError(shown(action), "an action, its notation or its id is needed")
 
-    def check(self, action: Action) -> Action:
+    def check(self, action: object) -> Action:
         """The legal action equal to `action` (its canonical value); `IllegalActionError`
         naming the rule unless `action` is legal now."""
         chances = self._chances
@@ -698,10 +742,10 @@ class State(metaclass=StateMeta):
             raise IllegalActionError(
                 "ENGINE-3", f"chance decides now, and {action} is not one of its outcomes", action
             )
-        rule, reason = self._why_illegal(action)
+        rule, reason = self._why_illegal(cast(Action, action))
         raise IllegalActionError(rule, reason, action)
 
-    def apply(self, action: Action | str | int) -> State:
+    def apply(self, action: object) -> State:
         """The state after `action`; raises `IllegalActionError` (naming the rule) if illegal.
 
         `self` is left unchanged either way.
@@ -713,11 +757,11 @@ class State(metaclass=StateMeta):
         """`apply` without the legality check, for search over actions already known legal."""
         return self._apply(action)
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: object) -> Action:
         """The action written `text`; `str(action)` is the inverse."""
         return self.game.parse_action_text(text)
 
-    def explain(self, action: Action | str | int) -> str:
+    def explain(self, action: object) -> str:
         """Why `action` is or is not legal now, in one sentence."""
         try:
             a = self.to_action(action)
@@ -730,7 +774,7 @@ class State(metaclass=StateMeta):
         """Every legal action with its `explain` text, each known legal without a check."""
         return [(a, f"legal: {self._describe(a)}") for a in self.legal_actions()]
 
-    def observation_string(self, seat: int | None) -> str:
+    def observation_string(self, seat: object) -> str:
         """The observation as canonical JSON text (a key for information sets)."""
         return json.dumps(self.observation(seat), sort_keys=True, separators=(",", ":"))
 
@@ -802,7 +846,7 @@ class State(metaclass=StateMeta):
         to_move: int | str | None = "chance" if p == CHANCE else None if p == TERMINAL else p
         return {
             "game": self.game.NAME,
-            "rules_version": self.game.VERSION,
+            "rules_version": self.game.rules_version,
             "seq": seq,
             "seat": seat,
             "to_move": to_move,

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from tianxia.core.actions import Action
 from tianxia.core.constants import CHANCE
-from tianxia.core.errors import IllegalActionError, NotationError
+from tianxia.core.errors import IllegalActionError, NotationError, shown
 from tianxia.core.events import Event
 from tianxia.core.game import JSON, Game, State
 from tianxia.core.game import choose_outcome as choose_outcome
@@ -49,7 +49,7 @@ class Match:
         """How many actions (chance outcomes included) have been applied."""
         return len(self.log)
 
-    def play(self, action: Action | str | int) -> State:
+    def play(self, action: object) -> State:
         """Apply `action` (or its notation or id) for whoever is to act; returns the new state."""
         a = self.state.check(self.state.to_action(action))
         new = self.state.apply_unchecked(a)
@@ -97,8 +97,7 @@ class Match:
         the notation, or None where `seat` may not know it. Once the game is over, every
         event is shown whole to everyone.
         """
-        if seat is not None and not 0 <= seat < self.game.players:
-            raise ValueError(f"no seat {seat} in a {self.game.players}-player game")
+        self.state._check_seat(seat)
         over = self.state.is_terminal()
         out: list[JSON] = []
         for i in range(max(0, since), len(self.log)):
@@ -120,7 +119,7 @@ class Match:
         return {
             "format": SAVE_FORMAT,
             **self.game.spec(),
-            "rules_version": self.game.VERSION,
+            "rules_version": self.game.rules_version,
             "seed": self.seed,
             "log": [str(a) for a in self.log],
             "ids": [self.game.action_id(a) for a in self.log],
@@ -153,6 +152,9 @@ class Match:
         for key in ("game", "players"):
             if key not in data:
                 raise ValueError(f"a saved game names its {key!r}; this one does not")
+        players = data["players"]
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"a saved game's players is a whole number, not {shown(players)}")
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise ValueError("a saved game's 'options' is an object")
@@ -162,10 +164,15 @@ class Match:
         version = data.get("rules_version")
         if isinstance(version, int) and not isinstance(version, bool):
             options = game_class(data["game"]).options_of_version(version, options)
-        game = load_game(data["game"], players=data["players"], **options)
+        game = load_game(data["game"], players=players, **options)
         version = data.get("rules_version", game.VERSION)
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise ValueError(f"a saved game's rules_version is a whole number, not {version!r}")
+        if version > game.VERSION:
+            raise ValueError(
+                f"the save was written under rules version {version} of {game.NAME}, "
+                f"newer than this Tianxia's {game.VERSION}"
+            )
         m = cls(game, seed=seed)
         ids: list[Any] = data.get("ids") or []
         notes: list[Any] = data.get("log") or []
@@ -173,7 +180,7 @@ class Match:
             raise ValueError("a saved game's 'ids' and 'log' are lists")
         if ids and notes and len(ids) != len(notes):
             raise ValueError(f"the save's ids ({len(ids)}) and log ({len(notes)}) differ in length")
-        older = version < game.VERSION
+        older = version < game.rules_version
         if older:
             # A rule change may add or remove actions, which moves the ids of the others;
             # the notation names each action by what it does, so it is what carries over.
@@ -206,7 +213,7 @@ class Match:
         if rng is not None:
             try:
                 m.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
-            except (TypeError, ValueError, IndexError) as e:
+            except (TypeError, ValueError, IndexError, KeyError) as e:
                 raise ValueError(f"the save's chance stream is unreadable: {e}") from None
         else:
             for i in range(len(m.log)):

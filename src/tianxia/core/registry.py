@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from tianxia.core.errors import shown
 from tianxia.core.game import Game
 
 _REGISTRY: dict[str, type[Game]] = {}
@@ -22,7 +23,9 @@ def register_lazy(name: str, module: str) -> None:
     _LAZY[name] = module
 
 
-def game_class(name: str) -> type[Game]:
+def game_class(name: object) -> type[Game]:
+    if not isinstance(name, str):
+        raise ValueError(f"a game is named by text, not {shown(name)}")
     if name not in _REGISTRY and name in _LAZY:
         importlib.import_module(_LAZY[name])
     try:

@@ -71,7 +71,38 @@ def test_deal_gives_three_hidden_cards_and_four_face_up() -> None:
     assert s.observation(1)["hand"]["red"] == 3
     assert s.observation(None)["hand"] is None
     assert s.observation(None)["emperor"] == 0
-    assert s.log[-1] == "cards dealt; seat 0 holds the Emperor and begins"
+    assert s.log[-1] == "cards dealt; P1 holds the Emperor and begins"
+
+
+def test_a_game_of_rules_version_2_keeps_its_deal_line_and_its_saves_load() -> None:
+    """The log is part of the state (and of stored games' hashes): a game stored under
+    version 2 replays with the line it was played with, "seat 0", and plays to its end."""
+    old = tianxia.load_game("china", players=4, **rules_version_2())
+    assert old.rules_version == 2 and old.info.version == 2 and old != g4()
+    m = Match(old, seed=3)
+    m.resolve_chance()
+    assert isinstance(m.state, ChinaState)
+    assert m.state.log[-1] == "cards dealt; seat 0 holds the Emperor and begins"
+    rng = random.Random(3)
+    for _ in range(20):
+        m.play(rng.choice(m.state.legal_actions()))
+        m.resolve_chance()
+    save = m.to_json()
+    # Written as version 2 saves were: no legacy option among the options.
+    save = {**save, "options": {k: v for k, v in save["options"].items() if k != "rules_version"}}
+    assert save["rules_version"] == 2
+    again = Match.from_json(save)
+    assert again.state == m.state and again.game.rules_version == 2
+    while not again.state.is_terminal():
+        again.play(rng.choice(again.state.legal_actions()))
+        again.resolve_chance()
+    assert again.state.current_player() == TERMINAL
+
+
+def rules_version_2() -> dict[str, object]:
+    from tianxia.games.china.game import ChinaGame
+
+    return ChinaGame.options_of_version(2, {})
 
 
 # --- CH-2 the turn ----------------------------------------------------------------

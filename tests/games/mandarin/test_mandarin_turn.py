@@ -107,10 +107,32 @@ def drawn(**fields: object) -> MandarinState:
     return play(g.position(**base), "die 2", "face up", "tile ox-red")
 
 
+def test_the_pending_decision_names_cashing_in_at_every_decision_of_the_turn() -> None:
+    """MA-2.1: the prompt never says cashing in is only for the start of the turn."""
+    held = holdings({0: ["rat-red"], 1: ["pig-red"]})
+    start = tianxia.load_game("mandarin", players=3).position(
+        sign=(0, 6, 10), pos=(1, 19, 31), phase=rules.START, owner=held
+    )
+    assert isinstance(start, MandarinState)
+    assert rules.pending(start) == (
+        "P1 rolls the die; P1 may also cash in tiles, at any decision of the turn"
+    )
+    # The same words with drawn tiles lying: cashing in did not end at the roll.
+    assert rules.pending(drawn(owner=held)).endswith(
+        "P1 may also cash in tiles, at any decision of the turn"
+    )
+    # A player holding no tile has nothing to cash in, and is not told he may.
+    empty = start.replace(owner=holdings({1: ["pig-red"]}))
+    assert rules.pending(empty) == "P1 rolls the die"
+
+
 def test_cashing_in_while_a_drawn_tile_lies_on_the_board() -> None:
     s = drawn(owner=holdings({0: ["rat-red", "rat-blue"], 1: ["pig-red"]}))
     assert [str(a) for a in s.legal_actions()] == ["cash rat-red", "cash rat-blue", "keep", "draw"]
-    assert rules.pending(s) == "P1 keeps the drawn tiles or draws again; P1 may cash in tiles first"
+    assert rules.pending(s) == (
+        "P1 keeps the drawn tiles or draws again; "
+        "P1 may also cash in tiles, at any decision of the turn"
+    )
     s = play(s, "cash rat-blue")
     assert s.money[0] == 3400 and s.phase == rules.CHOOSE and s.current_player() == 0
     assert s.lot == (tile("ox-red"),)

@@ -47,7 +47,7 @@ def st(x: object) -> SilkroadState:
 def refused(s: SilkroadState, action: object, rule: str) -> None:
     before = s.to_json()
     with pytest.raises(IllegalActionError) as err:
-        s.apply(action)  # type: ignore[arg-type]
+        s.apply(action)
     assert err.value.rule == rule, err.value.reason
     assert s.to_json() == before
 
@@ -65,10 +65,66 @@ def test_a_track_with_fewer_rows_than_bazaar_cards_loads(printed: None) -> None:
     assert g.spare_bazaars == 3
 
 
-def test_the_shipped_track_has_a_row_for_every_card() -> None:
+def test_the_shipped_track_is_six_rows_for_seven_cards() -> None:
     d = load_data()
-    assert [d.bazaar_row(m) for m in range(1, 8)] == list(d.bazaar)
-    assert d.bazaar_row(8) is None
+    assert [d.bazaar_row(m) for m in range(1, 7)] == list(d.bazaar)
+    assert d.bazaar_row(7) is None and d.bazaar_cards == 7
+    g = game(7)
+    assert g.info.version == g.rules_version == 3
+    assert len(g.layout()["bazaar"]) == 6 and g.layout()["bazaar_cards"] == 7
+
+
+# --- games stored under rules versions 1 and 2: the seven-row track ---------------------
+
+
+def greedy_bazaars(g: SilkroadGame, seed: int) -> Match:
+    """A game in which every merchant calls his bazaar as soon as he may."""
+    m = Match(g, seed=seed)
+    rng = random.Random(seed)
+    while not m.state.is_terminal():
+        m.resolve_chance()
+        if m.state.is_terminal():
+            break
+        legal = m.state.legal_actions()
+        m.play(CallBazaar() if CallBazaar() in legal else rng.choice(legal))
+    return m
+
+
+def test_a_game_stored_under_version_2_keeps_the_seven_row_track_and_finishes() -> None:
+    old_options = SilkroadGame.options_of_version(2, {})
+    old = tianxia.load_game("silkroad", players=7, **old_options)
+    assert isinstance(old, SilkroadGame) and old.rules_version == 2
+    assert len(old.data.bazaar) == 7 and old.layout()["bazaar_cards"] == 7
+    assert old.spec()["options"] == {"rules_version": 2} and old != game(7)
+    # Seven players, each with one card, all calling: the seventh calls bazaar 7.
+    played = next(m for m in (greedy_bazaars(old, seed) for seed in range(10)) if seventh_called(m))
+    save = played.to_json()
+    assert save["rules_version"] == 2
+    # As version 2 wrote it: its options held nothing, since the option did not exist.
+    stored = {**save, "options": {}}
+    mid = len(stored["log"]) // 2
+    halfway = {**stored, "log": stored["log"][:mid], "ids": stored["ids"][:mid]}
+    halfway.pop("rng")
+    for data in (stored, halfway):
+        again = Match.from_json(data)
+        assert again.game == old and again.game.rules_version == 2
+        assert again.log == played.log[: len(data["log"])]
+    assert Match.from_json(stored).state == played.state
+    # A stored game in progress plays on to its end on the seven-row track.
+    m = Match.from_json(halfway)
+    rng = random.Random(5)
+    while not m.state.is_terminal():
+        m.resolve_chance()
+        if not m.state.is_terminal():
+            m.play(rng.choice(m.state.legal_actions()))
+    assert st(m.state).phase == END
+    # Under the current rules the seventh call is refused: the version had to change.
+    with pytest.raises(ValueError, match=r"SR-6\.5"):
+        Match.from_json({**stored, "rules_version": 3})
+
+
+def seventh_called(m: Match) -> bool:
+    return any("calls bazaar 7" in str(st(s).log[-1]) for s in m.history[1:] if st(s).log)
 
 
 # --- SR-6.5: past the last row ---------------------------------------------------------

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import copy
 import itertools
+import random
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import tianxia
+from tianxia.core import Match
 from tianxia.core.data import load_toml
 from tianxia.games.silkroad import data as sd
 from tianxia.games.silkroad.data import PACKAGE_DIR, build, load_data
@@ -55,7 +58,24 @@ def test_nearer_fields_pay_more_and_far_fields_nothing() -> None:
 def test_deck_has_48_movement_cards_and_7_bazaar_cards() -> None:
     d = load_data()
     assert d.deck_size == 48
-    assert d.bazaar_cards == 7 and len(d.bazaar) == 7
+    assert d.bazaar_cards == 7
+
+
+def test_the_bazaar_track_has_six_rows_for_the_seven_cards() -> None:
+    """SR-6.5: with a row for every card the track never runs out while a merchant holds
+    one, so "niet iedere koopman een bazaar kan uitroepen" could never happen; the sixth
+    bazaar is the last one whose payment is known."""
+    d = load_data()
+    assert len(d.bazaar) == 6 < d.bazaar_cards
+    assert d.bazaar_row(6) is d.bazaar[5] and d.bazaar_row(7) is None
+
+
+def test_the_seven_row_track_of_rules_versions_1_and_2_is_the_six_rows_and_one_more() -> None:
+    six, seven = load_data(), load_data(seven_row_bazaar=True)
+    assert len(seven.bazaar) == seven.bazaar_cards == 7
+    assert seven.bazaar[:6] == six.bazaar
+    assert seven.bazaar[6].ounces == (24, 14, 8) and seven.bazaar[6].miles == -4
+    assert (seven.cards, seven.cities) == (six.cards, six.cities)
 
 
 def test_bazaar_facts_leader_earns_8_at_the_first_and_20_at_the_sixth() -> None:
@@ -115,7 +135,7 @@ def test_all_three_files_say_they_are_reconstructed() -> None:
         (0, lambda t: t.update(penalties=[0, 1, 3]), "penalties"),
         (1, lambda b: b["row"][1].update(miles=9), "fewer miles"),
         (1, lambda b: b["row"][0].update(ounces=[2, 4, 8]), "better place"),
-        (1, lambda b: b.update(cards=6), "never reached"),
+        (1, lambda b: b.update(cards=5), "never reached"),
         (1, lambda b: b["row"][2].update(bazaar=4), "numbered 1, 2"),
         (1, lambda b: b.update(row=[]), "numbered 1, 2"),
         (2, lambda c: c["card"][0]["alt"][0].update(numeral=4), "numerals"),
@@ -133,10 +153,36 @@ def test_broken_data_is_refused_with_a_clear_message(which: int, change: Any, me
 
 def test_a_bazaar_track_shorter_than_the_bazaar_cards_is_accepted() -> None:
     track, bazaar, cards = raw()
-    bazaar["row"] = bazaar["row"][:6]
+    bazaar["row"] = bazaar["row"][:4]
     d = build(track, bazaar, cards)
-    assert d.bazaar_cards == 7 and len(d.bazaar) == 6
-    assert d.bazaar_row(6) is d.bazaar[5] and d.bazaar_row(7) is None
+    assert d.bazaar_cards == 7 and len(d.bazaar) == 4
+    assert d.bazaar_row(4) is d.bazaar[3] and d.bazaar_row(5) is None
+
+
+def test_a_user_s_own_seven_row_track_loads_and_plays(tmp_path: Path, monkeypatch: Any) -> None:
+    """A transcription with a row for every card is a valid file of the schema: it
+    replaces the shipped track, for the current rules and for stored older games alike."""
+    folder = tmp_path / "silkroad"
+    folder.mkdir()
+    shutil.copy(PACKAGE_DIR / "data" / sd.SEVEN_ROW_BAZAAR, folder / "bazaar.toml")
+    monkeypatch.setenv("TIANXIA_DATA_DIR", str(tmp_path))
+    load_data.cache_clear()
+    try:
+        mine = load_data()
+        assert len(mine.bazaar) == 7 and mine.bazaar_row(7) is mine.bazaar[6]
+        assert load_data(seven_row_bazaar=True).bazaar == mine.bazaar
+        game = tianxia.load_game("silkroad", players=7)
+        assert len(game.layout()["bazaar"]) == 7
+        m = Match(game, seed=1)
+        rng = random.Random(1)
+        while not m.state.is_terminal():
+            m.resolve_chance()
+            if not m.state.is_terminal():
+                m.play(rng.choice(m.state.legal_actions()))
+    finally:
+        monkeypatch.delenv("TIANXIA_DATA_DIR")
+        load_data.cache_clear()
+    assert len(load_data().bazaar) == 6
 
 
 def test_a_printed_file_replaces_the_shipped_one(tmp_path: Path, monkeypatch: Any) -> None:

@@ -334,8 +334,8 @@ def test_shared_places_share_the_average_rounded_down() -> None:
 
 
 def test_later_bazaars_can_move_the_caller_back() -> None:
-    s = st(position(G4, [10, 20, 19, 5], milestone=1, marker=7).apply(CallBazaar()))
-    assert s.pos[0] == 6 and s.silver == (18, 34, 24, 10)
+    s = st(position(G4, [10, 20, 19, 5], milestone=1, marker=6).apply(CallBazaar()))
+    assert s.pos[0] == 8 and s.silver == (17, 30, 22, 10)
 
 
 # --- SR-7: cities ----------------------------------------------------------------

@@ -234,9 +234,12 @@ def _on_card(t: ChinaState, s: ChinaState, a: Action) -> None:
         t.dealt = s.dealt + 1
         if t.dealt == HAND_SIZE * n + DISPLAY_SIZE:
             t.phase = TURN
-            # Log sentences are part of the state, so of the state hashes stored games
-            # keep: this one stays as releases stored it ("seat 0" where others say P1).
-            _log(t, "cards dealt; seat 0 holds the Emperor and begins")
+            if g.rules_version <= 2:
+                # The log is part of the state, so of the hashes stored games keep: games
+                # of version 2 keep the line as it was written then.
+                _log(t, "cards dealt; seat 0 holds the Emperor and begins")
+            else:
+                _log(t, "cards dealt; {} holds the Emperor and begins", seat_name(0))
         return
     if ph == DRAW:
         me = s.seat

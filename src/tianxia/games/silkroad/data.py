@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tianxia.core.data import load_toml
+from tianxia.core.data import data_file, load_toml
 
 GAME = "silkroad"
 PACKAGE_DIR = Path(__file__).parent
@@ -238,12 +238,24 @@ def build(track: dict[str, Any], bazaar: dict[str, Any], cards: dict[str, Any]) 
     )
 
 
+# The bazaar track rules versions 1 and 2 shipped: a row for every bazaar card.
+SEVEN_ROW_BAZAAR = "bazaar-seven-rows.toml"
+
+
 @functools.cache
-def load_data() -> SilkroadData:
-    """The game's data, read once (from `TIANXIA_DATA_DIR/silkroad/` when present)."""
+def load_data(seven_row_bazaar: bool = False) -> SilkroadData:
+    """The game's data, read once (from `TIANXIA_DATA_DIR/silkroad/` when present).
+
+    With `seven_row_bazaar` (games stored under rules versions 1-2), the shipped bazaar
+    track is the seven-row one they were played on; a user's own `bazaar.toml` is read
+    either way, since it is the track the user played on.
+    """
+    bazaar = "bazaar.toml"
+    if seven_row_bazaar and data_file(GAME, bazaar, PACKAGE_DIR).parent == PACKAGE_DIR / "data":
+        bazaar = SEVEN_ROW_BAZAAR
     return build(
         load_toml(GAME, "track.toml", PACKAGE_DIR),
-        load_toml(GAME, "bazaar.toml", PACKAGE_DIR),
+        load_toml(GAME, bazaar, PACKAGE_DIR),
         load_toml(GAME, "cards.toml", PACKAGE_DIR),
     )
 

@@ -1,4 +1,11 @@
-"""The Game of Die Seidenstraße: players, trading companies, the codec, the first state."""
+"""The Game of Die Seidenstraße: players, trading companies, the codec, the first state.
+
+Version history: 1, first complete implementation; 2, the bazaar track may have fewer
+rows than there are bazaar cards (SR-6.5); 3, the shipped bazaar track has six rows for
+the seven cards, so bazaars can run out as the rulebook says. Games stored under versions
+1 and 2 keep the seven-row track they were played on (the legacy option
+``rules_version``).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,7 @@ from typing import Any, ClassVar
 
 from tianxia.core.actions import Action, ActionCodec
 from tianxia.core.events import seat_name
-from tianxia.core.game import JSON, Game
+from tianxia.core.game import JSON, Game, OptionSpec
 from tianxia.core.log import EMPTY as EMPTY_LOG
 from tianxia.core.registry import register_game
 from tianxia.games.silkroad import rules, search, view
@@ -36,9 +43,17 @@ class SilkroadGame(Game):
 
     NAME = "silkroad"
     TITLE = "Die Seidenstraße"
-    VERSION = 2
+    VERSION = 3
     MIN_PLAYERS = 2
     MAX_PLAYERS = 7
+    LEGACY_OPTIONS = (
+        OptionSpec(
+            "rules_version",
+            3,
+            (1, 2, 3),
+            "1-2: the seven-row bazaar track those versions shipped",
+        ),
+    )
     MIN_UTILITY = -1.0
     MAX_UTILITY = 1.0
     rules: ClassVar[Any] = rules
@@ -48,7 +63,7 @@ class SilkroadGame(Game):
     def __init__(self, players: object = None, **options: Any) -> None:
         super().__init__(players, **options)
         n = self.players
-        self.data: SilkroadData = load_data()
+        self.data: SilkroadData = load_data(seven_row_bazaar=self.rules_version <= 2)
         self.per_player = {2: 3, 3: 2}.get(n, 1)
         self.merchants = n * self.per_player
         # Colours go round the wind rose seat by seat, so a company's colours alternate
