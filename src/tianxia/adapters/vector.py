@@ -129,6 +129,8 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
         }
         self._buffers = _Buffers(num_envs, self.encoding.size, self.num_actions, workers > 0)
         self._reset_next = np.zeros(num_envs, np.bool_)
+        self._every = np.ones(num_envs, np.bool_)
+        self._started = False
         self._illegal: list[str | None] = [None] * num_envs
         self._pool: _Pool | None = None
         self.tables: list[Table] = []
@@ -172,6 +174,7 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
         b.truncations[mask] = False
         b.rewards[mask] = 0.0
         self._reset_next[mask] = False
+        self._started = self._started or bool(mask.all())
         return self._observations(), self._info(None)
 
     def step(
@@ -190,7 +193,7 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
             )
         if ((acts < 0) | (acts >= self.num_actions)).any():
             raise ValueError(f"action ids run 0..{self.num_actions - 1}, not {actions!r}")
-        if self._pool is None and any(t.match is None for t in self.tables):
+        if not self._started:
             raise ValueError("call reset() before step()")
         b = self._buffers
         final: dict[int, dict[str, np.ndarray]] = {}
@@ -250,7 +253,7 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
         b = self._buffers
         info: dict[str, Any] = {
             "action_mask": b.masks.copy() if self.copy else b.masks,
-            "_action_mask": np.ones(self.num_envs, np.bool_),
+            "_action_mask": self._every.copy() if self.copy else self._every,
         }
         illegal = [i for i, why in enumerate(self._illegal) if why is not None]
         if illegal:
