@@ -30,3 +30,5 @@ def test_every_snippet_of_the_research_tour_runs(capsys: pytest.CaptureFixture[s
     assert "IS-MCTS as seat 0" in out
     assert "reproduced" in out
     assert "| openspiel |" in out
+    assert "snapshots: ['snapshot 0'" in out
+    assert "mean return of 8 random games" in out
