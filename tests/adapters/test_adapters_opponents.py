@@ -118,8 +118,12 @@ def test_a_league_draws_among_its_snapshots_reproducibly() -> None:
         League(capacity=0)
     with pytest.raises(ValueError, match="latest"):
         League(latest=1.5)
+    later = League()
+    waiting = TianxiaEnv("greatwall", players=2, opponents=later)  # filled after it is made
     with pytest.raises(ValueError, match="no snapshot"):
-        TianxiaEnv("greatwall", players=2, opponents=League()).reset(seed=0)
+        waiting.reset(seed=0)
+    later.add(Linear(size, actions, seed=0))
+    waiting.reset(seed=0)
 
 
 class Finished:

@@ -192,8 +192,11 @@ class Opponents:
                     f"seat {other}: an opponent is a bot name, a bot, a callable "
                     f"(observation, mask) -> action or a League, not {opponent!r}"
                 )
-        # Bad bot options are refused now, not at the first reset.
-        self.actors(0)
+        # Bad bot options are refused now, not at the first reset; a league may still be
+        # empty here (its first snapshot is often added after the environment is made).
+        for other, opponent in self.by_seat.items():
+            if isinstance(opponent, str):
+                tianxia.bots.make(opponent, game, other, seed=0, **self.options)
 
     def actors(self, seed: int) -> dict[int, Actor]:
         """One actor per other seat for a game seeded with `seed`."""
