@@ -30,21 +30,31 @@ def serve(
         help="Seconds between websocket pings; a connection that leaves a ping unanswered "
         "as long again is closed (a client gone without a word, a half-open socket).",
     ),
+    max_body: int = typer.Option(
+        64 * 1024, min=1024, help="Bytes of one HTTP request body; more is answered 413."
+    ),
 ) -> None:
     """Run the game server: the lobby, the websocket protocol, the database log."""
     try:
         import uvicorn
 
         from tianxia.server.app import create_app
-        from tianxia.server.storage import default_url
+        from tianxia.server.limits import Limits
+        from tianxia.server.storage import Damaged, check_database, default_url
     except ImportError as e:
         raise typer.BadParameter(
             f"the server needs the extra 'server' (pip install 'tianxia[server]'): {e}"
         ) from e
     url = database or os.environ.get("TIANXIA_DATABASE_URL") or default_url()
     shown = url.split("@")[-1] if "@" in url else url
+    try:
+        check_database(url)
+    except Damaged as e:
+        typer.echo(f"Tianxia does not start: {e}", err=True)
+        raise typer.Exit(1) from None
+    limits = Limits(max_body=max_body)
     config = uvicorn.Config(
-        create_app(url, bot_pause=bot_pause),
+        create_app(url, bot_pause=bot_pause, limits=limits),
         host=host,
         port=port,
         ws_max_size=64 * 1024,

@@ -19,13 +19,16 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 import tianxia
 from tianxia.play.table import STRENGTHS, make_bot
 from tianxia.server import protocol as P
+from tianxia.server.limits import BodyLimit, Limits
 from tianxia.server.live import (
     TAKEOVER_STRENGTH,
+    UNAVAILABLE_SENTENCE,
     Connection,
     Hub,
     LiveGame,
@@ -80,9 +83,12 @@ def _seat_plan(text: str) -> tuple[str, str | None]:
     )
 
 
-def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastAPI:
+def create_app(
+    database_url: str | None = None, bot_pause: float = 0.0, limits: Limits | None = None
+) -> FastAPI:
     url = database_url or os.environ.get("TIANXIA_DATABASE_URL") or default_url()
     hooks = Hooks.from_env()
+    limits = limits or Limits()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -105,7 +111,12 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
         finally:
             hub.close()
 
-    app = FastAPI(title="Tianxia", version=tianxia.__version__, lifespan=lifespan)
+    app = FastAPI(
+        title="Tianxia",
+        version=tianxia.__version__,
+        lifespan=lifespan,
+    )
+    app.add_middleware(BodyLimit, limit=limits.max_body)
 
     try:
         from tianxia.web.pages import add_pages
@@ -133,6 +144,15 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
     async def _value_error(request: Request, exc: ValueError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
+    @app.exception_handler(SQLAlchemyError)
+    async def _unavailable(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        # Every write is one transaction and memory changes only after it commits:
+        # a write that failed (disk full, a read-only file) changed nothing.
+        log.error("%s %s: the database failed: %s", request.method, request.url.path, exc)
+        return JSONResponse(
+            {"detail": UNAVAILABLE_SENTENCE}, status_code=503, headers={"Retry-After": "5"}
+        )
+
     # --- the lobby -----------------------------------------------------------------------
     @app.post("/api/games", status_code=201)
     async def create_game(body: NewGame, hub: HubDep) -> dict[str, Any]:
@@ -141,7 +161,12 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
             raise HTTPException(
                 422, f"no game {body.game!r} (games: {', '.join(tianxia.list_games())})"
             )
-        game = tianxia.load_game(body.game, players=body.players, **body.options)
+        if "players" in body.options:
+            raise HTTPException(422, "the number of players is `players`, not an option")
+        try:
+            game = tianxia.load_game(body.game, players=body.players, **body.options)
+        except (TypeError, ValueError) as e:
+            raise HTTPException(422, str(e)) from None
         seats = body.seats or ["open"] * game.players
         if len(seats) != game.players:
             raise HTTPException(422, f"{game.players} seats are needed, not {len(seats)}")
@@ -411,7 +436,13 @@ def create_app(database_url: str | None = None, bot_pause: float = 0.0) -> FastA
                 if len(text.encode()) > P.MAX_FRAME:
                     await send(_error(P.TOO_LARGE, f"a message holds at most {P.MAX_FRAME} bytes"))
                     continue
-                await _handle(live, conn, text)
+                try:
+                    await _handle(live, conn, text)
+                except SQLAlchemyError as e:
+                    # A read or write the database failed (an act's own failure is
+                    # refused as `unavailable` by the game): nothing changed.
+                    log.error("game %s: the database failed: %s", live.id, e)
+                    await send(_error(P.UNAVAILABLE, UNAVAILABLE_SENTENCE))
         except (WebSocketDisconnect, WebSocketDisconnected):
             pass  # the client went away, perhaps while it was being answered
         except RuntimeError as e:

@@ -69,6 +69,13 @@ def receipt(seed: int, game_id: str, stored_hash: str) -> str:
 
 # Messages other than views (chat lines) kept for a connection that does not read.
 OUTBOX = 100
+UNAVAILABLE_SENTENCE = (
+    "the game could not be saved just now (the database refused the write): "
+    "nothing changed; try again in a moment"
+)
+# A bot whose move could not be written tries again after this, doubling to BOT_RETRY_MAX.
+BOT_RETRY = 0.25
+BOT_RETRY_MAX = 30.0
 # Answers to action ids remembered per seat (a page resends its last few at most).
 REPLIES = 64
 
@@ -516,7 +523,11 @@ class LiveGame:
             return self._refuse(msg.action_id, P.NOT_YOUR_TURN, e.rule, e.reason)
         except IllegalActionError as e:
             return self._refuse(msg.action_id, P.ILLEGAL, e.rule, e.reason)
-        row = await self.commit(action, conn.seat, msg.action_id)
+        try:
+            row = await self.commit(action, conn.seat, msg.action_id)
+        except Exception as e:
+            log.error("game %s: the action of seat %s was not written: %s", self.id, conn.seat, e)
+            return self._refuse(msg.action_id, P.UNAVAILABLE, "SERVER-6", UNAVAILABLE_SENTENCE)
         if row is None:
             return self._refuse(
                 msg.action_id, P.CONFLICT, "SERVER-5", "another action took this seq first"
@@ -558,7 +569,12 @@ class LiveGame:
             raise
         self.turn_started = time.time()
         if status == "finished":
-            await self._rate()
+            try:
+                await self._rate()
+            except Exception:
+                # The game is committed: ratings that could not be written must not
+                # turn its last move into a refusal.
+                log.exception("game %s: its ratings were not written", self.id)
         return rows[0]
 
     def _write_later(self, rows: list[Row], status: str | None) -> None:
@@ -617,7 +633,11 @@ class LiveGame:
             )
         seq = t.seq
         st = self.hub.storage
-        await st.run(st.store.undo, self.id, seq)
+        try:
+            await st.run(st.store.undo, self.id, seq)
+        except Exception as e:
+            log.error("game %s: the undo of seat %s was not written: %s", self.id, conn.seat, e)
+            return self._refuse(msg.action_id, P.UNAVAILABLE, "SERVER-6", UNAVAILABLE_SENTENCE)
         taken = t.undo(conn.seat)
         for c in self.conns:
             c.sent_seq = min(c.sent_seq, t.seq)
@@ -639,6 +659,7 @@ class LiveGame:
 
     async def _bots(self) -> None:
         loop = asyncio.get_running_loop()
+        retry = BOT_RETRY
         while self.status == "running":
             t = self.table
             seat = t.to_move()
@@ -667,10 +688,30 @@ class LiveGame:
             async with self.lock:
                 if t.seq != seq or t.state is not st or t.bots.get(seat) is not bot:
                     continue
-                row = await self.commit(action, seat, None)
-                if row is not None:
-                    t.explanations[row.seq] = (seat, why)
-                self.broadcast()
+                try:
+                    row = await self.commit(action, seat, None)
+                except Exception as e:
+                    row = None
+                    failed: Exception | None = e
+                else:
+                    failed = None
+                    if row is not None:
+                        t.explanations[row.seq] = (seat, why)
+                    self.broadcast()
+            if failed is not None:
+                # Nothing was written and the memory is as before: the bot thinks again
+                # after a pause that doubles while the database keeps failing.
+                log.warning(
+                    "game %s: the bot's move at seq %s was not written (%s): again in %.2f s",
+                    self.id,
+                    seq,
+                    failed,
+                    retry,
+                )
+                await asyncio.sleep(retry)
+                retry = min(retry * 2, BOT_RETRY_MAX)
+                continue
+            retry = BOT_RETRY
             await asyncio.sleep(self.hub.bot_pause)
         self.kick()
 

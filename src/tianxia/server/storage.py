@@ -176,6 +176,8 @@ class Store:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
+        if self.fault is not None:
+            self.fault("write")
         with self._lock, self.engine.begin() as conn:
             yield conn
 
@@ -518,3 +520,50 @@ class Store:
             return True
         with self.read() as c:
             return c.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
+
+
+class Damaged(Exception):
+    """A database file SQLite's own check finds damaged: the server does not start on it."""
+
+
+# Below this size the full `integrity_check` runs at start; above it the quicker
+# `quick_check` (it skips the indexes' agreement with their tables).
+FULL_CHECK_BYTES = 64 * 1024 * 1024
+
+
+def check_database(url: str) -> None:
+    """Refuse to serve from a damaged SQLite file, before anything is written to it.
+
+    Raises:
+        Damaged: the file is not a database, or SQLite's check finds it damaged; the
+            message names the file and SQLite's first complaint.
+    """
+    if not url.startswith("sqlite"):
+        return
+    name = sa.engine.make_url(url).database
+    if not name or name == ":memory:" or not Path(name).exists():
+        return
+    import sqlite3
+
+    path = Path(name)
+    pragma = "integrity_check" if path.stat().st_size <= FULL_CHECK_BYTES else "quick_check"
+    try:
+        # Opened as the server opens it: a WAL left by a crash is replayed and checked
+        # too (a read-only open cannot do that).
+        conn = sqlite3.connect(path)
+        try:
+            rows = conn.execute(f"PRAGMA {pragma}(5)").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        raise Damaged(
+            f"the database {path} cannot be read ({e}): restore it from a backup "
+            f"before serving from it"
+        ) from None
+    complaints = [str(r[0]) for r in rows]
+    if complaints != ["ok"]:
+        raise Damaged(
+            f"the database {path} is damaged (SQLite's {pragma}: {complaints[0]}): "
+            f"nothing was written to it; restore it from a backup, or recover what it "
+            f"holds with `sqlite3 {path.name} .recover`, before serving from it"
+        )

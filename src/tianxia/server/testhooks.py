@@ -21,6 +21,8 @@ the harnesses in tests/reliability/ use them.
 - ``TIANXIA_TEST_BREAK=bot`` makes every bot's move fail, ``TIANXIA_TEST_BREAK=view:<n>``
   the n-th view the server builds for a broadcast: faults of the server's own code, to
   show that a game goes on past them and that they are logged, not swallowed.
+- ``POST /api/test/writes`` ``{"fail": true}`` makes every database write fail as a
+  full disk does, until ``{"fail": false}``: the refusals and retries of a failed write.
 - ``TIANXIA_TEST_TAP=<file>`` records every websocket frame and HTTP response body, per
   viewer, one JSON line each (length and SHA-256; the text too with
   ``TIANXIA_TEST_TAP_TEXT=1``), and checks it for tagged secrets: every frame is
@@ -63,6 +65,8 @@ class Hooks:
     tap_text: bool = False
     break_bots: bool = False
     break_view: int = 0
+    # Every write fails as a full disk does (set and cleared by a test route).
+    writes_fail: bool = False
     _tap_lock: threading.Lock = field(default_factory=threading.Lock)
     # The seat secrets this process handed out, as (game, seat) -> secret: secrets are
     # stored hashed, so only the tap of the process that issued one can look for it.
@@ -101,7 +105,18 @@ class Hooks:
 
     # --- fault points ---------------------------------------------------------------------
     def fault(self, point: str) -> None:
-        """Die here, without a word, if the test chose this point and its time has come."""
+        """Die here, without a word, if the test chose this point and its time has come;
+        at ``write``, fail as a full disk does if the test asked for that."""
+        if point == "write":
+            if self.writes_fail:
+                import sqlite3
+
+                import sqlalchemy as sa
+
+                raise sa.exc.OperationalError(
+                    "test hook", {}, sqlite3.OperationalError("database or disk is full")
+                )
+            return
         if point != self.fault_point:
             return
         if self.probability:

@@ -104,6 +104,12 @@ def add_test_routes(app: FastAPI, hooks: Hooks) -> None:
             raise HTTPException(404, "no such game")
         return live
 
+    @app.post("/api/test/writes", include_in_schema=False)
+    async def test_writes(fail: Annotated[bool, Body(embed=True)]) -> dict[str, Any]:
+        """Make every database write fail (a full disk), or work again."""
+        hooks.writes_fail = fail
+        return {"fail": fail}
+
     @app.get("/api/test/games/{game_id}", include_in_schema=False)
     async def test_state(game_id: str) -> dict[str, Any]:
         """The game's seq, the hash of its state in memory, and the tap's counts."""
