@@ -116,6 +116,37 @@ def check_phone(svg: str, phone_width: float = PHONE_WIDTH) -> None:
         assert size >= MIN_FONT - 0.05, f"{''.join(t.itertext())!r} is {size:.1f} px on a phone"
 
 
+def _text_boxes(el: ET.Element, m: _Matrix, out: list[tuple[str, _Box]]) -> None:
+    m = _times(m, _transform(el.get("transform")))
+    if el.tag == f"{SVG}text":
+        words = "".join(el.itertext())
+        size = float(el.get("font-size") or 0)
+        bold = el.get("font-weight") == "bold"
+        # As the common sans-serif fonts set it, near enough to tell two labels apart.
+        w = len(words) * size * (0.6 if bold else 0.55)
+        x, y = float(el.get("x") or 0), float(el.get("y") or 0)
+        x -= {"middle": w / 2, "end": w}.get(el.get("text-anchor") or "start", 0.0)
+        corners = [(x, y - 0.75 * size), (x + w, y + 0.2 * size)]
+        pts = [(m[0] * a + m[2] * b + m[4], m[1] * a + m[3] * b + m[5]) for a, b in corners]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        out.append((words, (min(xs), min(ys), max(xs), max(ys))))
+        return
+    for child in el:
+        _text_boxes(child, m, out)
+
+
+def check_labels_apart(svg: str, slack: float = 1.5) -> None:
+    """No two texts of a board overlap (by more than `slack` units each way), so no label
+    runs into another ("#21Resting camels")."""
+    boxes: list[tuple[str, _Box]] = []
+    _text_boxes(ET.fromstring(svg), (1, 0, 0, 1, 0, 0), boxes)
+    for i, (a, ba) in enumerate(boxes):
+        for b, bb in boxes[i + 1 :]:
+            w = min(ba[2], bb[2]) - max(ba[0], bb[0])
+            h = min(ba[3], bb[3]) - max(ba[1], bb[1])
+            assert w <= slack or h <= slack, f"{a!r} and {b!r} overlap"
+
+
 def spots(svg: str, picks: bool | None = None) -> list[list[str]]:
     """The actions of each clickable spot, in document order: all of them, or only the
     picks (things picked up first, `data-pick`) or only the places (`picks=False`)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
@@ -12,10 +13,10 @@ import pytest
 
 from tianxia.core import load_game
 from tianxia.core.match import Match
-from tianxia.web.boards import Board, render
-from tianxia.web.boards.emperor import parse
+from tianxia.web.boards import Board, BoardInput, render
+from tianxia.web.boards.emperor import confirm, parse
 
-from .board_checks import SVG, check_board, play_and_check
+from .board_checks import SVG, check_board, check_labels_apart, check_phone, play_and_check
 
 # Phases whose every action names one province: all of them must be on the board.
 ALL_PLACED = {"start", "growth", "assign yang", "assign yin"}
@@ -46,17 +47,22 @@ def _play_until(players: int, seed: int, stop: Callable[[Match], bool], steps: i
     raise AssertionError("the position looked for never came")
 
 
-def _board(match: Match, seat: int | None) -> Board:
+def _board(
+    match: Match,
+    seat: int | None,
+    names: tuple[str, ...] = (),
+    recent: tuple[tuple[int | None, str], ...] = (),
+) -> Board:
     state = match.state
     legal = [str(a) for a in state.legal_actions()] if seat == state.current_player() else []
-    board = render(match.game, state.envelope(seat, match.seq), legal)
+    board = render(match.game, state.envelope(seat, match.seq), legal, names=names, recent=recent)
     check_board(board, legal)
     return board
 
 
 def _province(root: ET.Element, pid: str) -> ET.Element:
     for g in root.iter(f"{SVG}g"):
-        if g.get("id") == f"province-{pid}":
+        if g.get("id") == f"em-province-{pid}":
             return g
     raise AssertionError(f"no province {pid}")
 
@@ -66,7 +72,10 @@ def _texts(node: ET.Element) -> list[str]:
 
 
 def _spot_of(root: ET.Element, action: str) -> ET.Element:
+    """The place an action goes to (not the province it is picked up from)."""
     for g in root.iter(f"{SVG}g"):
+        if g.get("data-pick") is not None:
+            continue
         if "spot" in (g.get("class") or "").split() and action in json.loads(
             g.get("data-actions") or "[]"
         ):
@@ -225,9 +234,101 @@ def test_a_merger_offer_sits_on_the_row_of_the_seat_it_is_made_to() -> None:
     root = ET.fromstring(board.svg)
     row = next(g for g in root.iter(f"{SVG}g") if g.get("class") == f"seat-row seat{seat}")
     assert _spot_of(row, offer) is _spot_of(root, offer)
-    assert f"P{seat + 1}" in _texts(row)
+    assert any(t.startswith(f"P{seat + 1} ·") for t in _texts(row))
 
 
 def test_the_same_view_draws_the_same_svg() -> None:
     match = _play_until(4, 9, lambda m: m.state.observation(None)["turn"] >= 6)
     assert _board(match, 1).svg == _board(match, 1).svg
+
+
+NAMES = ("Anna", "Bert", "Cora", "Dirk", "Emma")
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (5, 3)])
+def test_every_view_reads_and_taps_on_a_phone(players: int, seed: int) -> None:
+    """Text of 12 px and tap targets of 44 px on a 390 px phone, no label over another,
+    and the players' names where P-numbers were."""
+    game = load_game("emperor", players)
+    match = Match(game, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(140):
+        state = match.state
+        for seat in {None, state.current_player() if state.current_player() >= 0 else None}:
+            svg = _board(match, seat, NAMES[:players]).svg
+            check_phone(svg)
+            check_labels_apart(svg)
+            words = " ".join(_texts(ET.fromstring(svg)))
+            assert not re.search(r"\bP\d\b", words), words
+        if state.is_terminal():
+            break
+        _fighting(match, rng)
+
+
+def test_attacks_and_colonies_are_picked_up_where_they_leave_from() -> None:
+    def attacking(m: Match) -> bool:
+        legal = [str(a) for a in m.state.legal_actions()] if not m.state.is_chance_node() else []
+        return any(a.startswith("attack") for a in legal)
+
+    match = _play_until(3, 11, attacking)
+    board = _board(match, match.state.current_player())
+    root = ET.fromstring(board.svg)
+    legal = [str(a) for a in match.state.legal_actions()]
+    picks = [g for g in root.iter(f"{SVG}g") if g.get("data-pick") is not None]
+    assert picks
+    for g in picks:
+        source = str(g.get("data-pick")).removeprefix("em-from-")
+        _province(g, source)
+        offered = json.loads(g.get("data-actions") or "[]")
+        # All the moves leaving from there, and only those.
+        assert offered == [a for a in legal if parse(a).source == source]
+
+
+def test_the_last_moves_of_others_are_marked_on_what_they_changed() -> None:
+    match = _play_until(3, 11, lambda m: m.state.observation(None)["turn"] >= 4)
+    root = ET.fromstring(_board(match, 0, recent=((1, "attack hopeh>honan"), (2, "merge 0"))).svg)
+    marked = {g.get("id") for g in root.iter() if "recent" in (g.get("class") or "").split()}
+    assert marked == {"em-province-hopeh", "em-province-honan", "em-seat-0", "em-seat-2"}
+    ids = [g.get("id") for g in root.iter() if g.get("id")]
+    assert "em-province-hopeh" in ids and "em-seat-1" in ids and "em-hand" in ids
+
+
+def _answering(players: int, seed: int) -> Match:
+    def merger_asked(m: Match) -> bool:
+        legal = [str(a) for a in m.state.legal_actions()] if not m.state.is_chance_node() else []
+        return "accept" in legal
+
+    game = load_game("emperor", players)
+    match = Match(game, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(3000):
+        if match.state.is_terminal():
+            break
+        if merger_asked(match):
+            return match
+        state = match.state
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            legal = list(state.legal_actions())
+            offers = [a for a in legal if str(a).startswith("merge ")]
+            match.play(offers[0] if offers and rng.random() < 0.5 else rng.choice(legal))
+    raise AssertionError("no merger was offered")
+
+
+def test_accepting_a_merger_asks_first_and_says_when_it_ends_the_game() -> None:
+    match = _answering(2, 4)
+    seat = match.state.current_player()
+    view = match.state.envelope(seat, match.seq)
+    board = BoardInput(match.game, match.game.layout(), view, ["accept", "refuse"])
+    asked = confirm("accept", board)
+    assert asked and "game ends" in asked
+    assert confirm("refuse", board) is None
+    match.play(next(a for a in match.state.legal_actions() if str(a) == "accept"))
+    assert match.state.is_terminal()  # as the question said
+
+    match = _answering(4, 5)
+    view = match.state.envelope(match.state.current_player(), match.seq)
+    asked = confirm("accept", BoardInput(match.game, match.game.layout(), view, ["accept"]))
+    assert asked and "game ends" not in asked and "cannot be undone" in asked

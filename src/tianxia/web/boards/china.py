@@ -780,13 +780,10 @@ def render(board: BoardInput) -> Board:
             parts.append(_text(WIDTH - 14, 24, flag, FONT, anchor="end", fill="#b00020", bold=True))
         else:
             lines = s.wrap(f"{flag} · {status}", FONT, WIDTH - 28)
-    # The page and the tests read the awaited decision by its class.
-    parts.append('<g class="prompt">')
     prompt = "".join(
         _text(14, 48 + 21 * k, line, FONT, anchor="start") for k, line in enumerate(lines[:2])
     )
     parts.append(f'<g class="prompt">{prompt}</g>')
-    parts.append("</g>")
 
     parts += _map(board, places, _)
     map_bottom = MAP_TOP + 84 * SCALE

@@ -24,22 +24,34 @@ from tianxia.web.boards.svg import (
     INK,
     document,
     esc,
+    readable,
     seat_colour,
     seat_marker,
     seat_name,
     spot,
+    tappable,
+    text_width,
+    wrap,
 )
-from tianxia.web.i18n import ngettext_of
+from tianxia.web.i18n import N_, ngettext_of
 
-WIDTH = 640.0
-MAP_TOP = 64.0
-MAP_HEIGHT = 560.0
-MARGIN = 12.0
-NODE_W = 92.0
-NODE_H = 52.0
-GAP = 10.0  # the least room between two provinces, so a border stays visible between them
-ROW_H = 34.0
-BORDER_SEEN = 30.0  # the least length of a border left visible between two neighbours
+# As wide as a phone shows it, one unit a CSS pixel there: text of 12 or more reads and a
+# tap target of 44 or more takes a finger (a desk shows it larger, never smaller).
+WIDTH = 390.0
+FONT = readable(WIDTH)
+TAP = tappable(WIDTH)
+MARGIN = 6.0
+PROMPT_LINES = 3
+MAP_TOP = 30.0 + 17.0 * PROMPT_LINES
+NODE_W = 82.0
+NODE_H = 50.0
+TAG_H = 8.0  # room over a province for the yang or yin card lying there
+YANG_FILL = "#e8c170"
+YIN_FILL = "#5b2a86"
+GAP = 12.0  # the least room between two provinces, so a border stays visible between them
+STRETCH = 2.0  # the map taller than the land: a phone scrolls down, not sideways
+ROW_H = 50.0
+BORDER_SEEN = 26.0  # the least length of a border left visible between two neighbours
 
 # Line styles by the strongest obstacle: each has its own dash as well as its colour.
 BORDER_STYLE = {
@@ -54,6 +66,20 @@ OBSTACLE_NAME = {
     "mountains": "mountains",
     "great_wall": "Great Wall",
 }
+MARKER_NAME = {
+    "city": N_("city marker"),
+    "mine": N_("mine marker"),
+    "agriculture": N_("agriculture marker"),
+}
+LEGEND_BORDER = {
+    "normal": N_("open border"),
+    "water": N_("water border"),
+    "mountains": N_("mountains border"),
+    "great_wall": N_("Great Wall"),
+}
+VERB = {"colonise": N_("colonise"), "attack": N_("attack")}
+CARD_W = 88.0
+CARD_H = 44.0
 MARKER = {  # letter, fill
     "city": ("C", "#c0392b"),
     "mine": ("M", "#6d6d6d"),
@@ -86,9 +112,10 @@ def _places(
 ) -> dict[str, Place]:
     """Map positions as longitude/latitude, projected and spread so no two boxes touch.
 
-    The capitals of the dense east (Anhwei, Kiangsu, Chekiang) lie closer than a label is
-    wide, so the boxes are pushed apart a little, always the same way; neighbours also
-    keep enough of their border in sight to show its obstacles.
+    The board is as narrow as a phone, so the map keeps its width and grows downwards:
+    boxes that overlap are parted, sideways while the frame has room, else up and down,
+    always the same way; neighbours also keep enough of their border in sight to show its
+    obstacles.
     """
     lat0 = sum(p[3] for p in printed) / len(printed)
     squeeze = math.cos(math.radians(lat0))
@@ -96,14 +123,16 @@ def _places(
     x0 = min(x for x, _ in raw.values())
     x1 = max(x for x, _ in raw.values())
     y0 = min(y for _, y in raw.values())
-    y1 = max(y for _, y in raw.values())
     inner_w = WIDTH - 2 * MARGIN - NODE_W
-    inner_h = MAP_HEIGHT - 2 * MARGIN - NODE_H
-    scale = min(inner_w / max(1e-9, x1 - x0), inner_h / max(1e-9, y1 - y0))
-    pos = {pid: [(x - x0) * scale, (y - y0) * scale] for pid, (x, y) in raw.items()}
+    scale = inner_w / max(1e-9, x1 - x0)
+    pos = {pid: [(x - x0) * scale, (y - y0) * scale * STRETCH] for pid, (x, y) in raw.items()}
     ids = [p[0] for p in printed]
     need_x, need_y = NODE_W + GAP, NODE_H + GAP
-    for _ in range(120):
+
+    def clamp(p: list[float]) -> None:
+        p[0] = min(inner_w, max(0.0, p[0]))
+
+    for _ in range(200):
         moved = False
         for i, a in enumerate(ids):
             for b in ids[i + 1 :]:
@@ -113,12 +142,15 @@ def _places(
                 if over_x <= 0 or over_y <= 0:
                     continue
                 moved = True
-                # Part along the axis that needs the shorter push, the way they already lean.
-                if over_x * need_y < over_y * need_x:
-                    step = over_x / 2 + 0.5
-                    sign = 1.0 if dx > 0 or (dx == 0 and a < b) else -1.0
-                    pa[0] -= sign * step
-                    pb[0] += sign * step
+                sign_x = 1.0 if dx > 0 or (dx == 0 and a < b) else -1.0
+                step_x = over_x / 2 + 0.5
+                room = all(
+                    0.0 <= p[0] + k * sign_x * step_x <= inner_w for p, k in ((pa, -1), (pb, 1))
+                )
+                # Part along the axis that needs the shorter push, if the frame allows.
+                if room and over_x * need_y < over_y * need_x:
+                    pa[0] -= sign_x * step_x
+                    pb[0] += sign_x * step_x
                 else:
                     step = over_y / 2 + 0.5
                     sign = 1.0 if dy > 0 or (dy == 0 and a < b) else -1.0
@@ -136,20 +168,22 @@ def _places(
                 pa[1] -= dy / d * step
                 pb[0] += dx / d * step
                 pb[1] += dy / d * step
+                clamp(pa)
+                clamp(pb)
         if not moved:
             break
-    # Fit the spread map back into its frame.
     xs = [p[0] for p in pos.values()]
     ys = [p[1] for p in pos.values()]
-    fx = inner_w / max(1e-9, max(xs) - min(xs))
-    fy = inner_h / max(1e-9, max(ys) - min(ys))
-    f = min(1.0, fx, fy)
-    ox = MARGIN + NODE_W / 2 + (inner_w - (max(xs) - min(xs)) * f) / 2
-    oy = MAP_TOP + MARGIN + NODE_H / 2
+    ox = MARGIN + NODE_W / 2 + (inner_w - (max(xs) - min(xs))) / 2 - min(xs)
+    oy = MAP_TOP + MARGIN + NODE_H / 2 + TAG_H - min(ys)
     return {
-        pid: Place(pid, name, ox + (pos[pid][0] - min(xs)) * f, oy + (pos[pid][1] - min(ys)) * f)
-        for pid, name, _, _ in printed
+        pid: Place(pid, name, ox + pos[pid][0], oy + pos[pid][1]) for pid, name, _, _ in printed
     }
+
+
+def map_height(where: Mapping[str, Place]) -> float:
+    """From the map's top to below its lowest province."""
+    return max(p.y for p in where.values()) + NODE_H / 2 + MARGIN - MAP_TOP if where else 0.0
 
 
 Printed = tuple[tuple[str, str, float, float], ...]
@@ -412,7 +446,7 @@ def _obstacle_sign(obstacle: str, cx: float, cy: float) -> str:
     return ""
 
 
-def _markers(markers: Mapping[str, int], right: float, y: float) -> str:
+def _markers(markers: Mapping[str, int], right: float, y: float, _: Callable[[str], str]) -> str:
     out = []
     x = right
     for kind in reversed(list(markers)):
@@ -421,13 +455,13 @@ def _markers(markers: Mapping[str, int], right: float, y: float) -> str:
             continue
         letter, fill = MARKER.get(kind, (kind[:1].upper(), "#555"))
         label = letter if n == 1 else f"{letter}{n}"
-        w = 11.0 + 6.0 * (len(label) - 1)
+        w = 13.0 + 7.0 * (len(label) - 1)
         x -= w + 2
         out.append(
-            f'<g class="marker {esc(kind)}"><title>{esc(kind)} × {n}</title>'
-            f'<rect x="{x:.1f}" y="{y - 6:.1f}" width="{w:.1f}" height="12" rx="2" '
+            f'<g class="marker {esc(kind)}"><title>{esc(_(MARKER_NAME.get(kind, kind)))} × {n}'
+            f'</title><rect x="{x:.1f}" y="{y - 8:.1f}" width="{w:.1f}" height="15" rx="2" '
             f'fill="{fill}"/>'
-            + text(x + w / 2, y + 3.5, label, 10, fill="#fff", font_weight="bold")
+            + text(x + w / 2, y + 4, label, FONT, fill="#fff", font_weight="bold")
             + "</g>"
         )
     return "".join(out)
@@ -438,6 +472,8 @@ def _province(
     prov: Mapping[str, Any],
     tags: Sequence[str],
     targeted: bool,
+    names: Sequence[str],
+    recent: bool,
     _: Callable[[str], str],
 ) -> str:
     x, y = place.x - NODE_W / 2, place.y - NODE_H / 2
@@ -450,8 +486,9 @@ def _province(
         fill, opacity, dash = seat_colour(influence), "0.08", ' stroke-dasharray="4 3"'
     else:
         fill, opacity, dash = "#ffffff", "1", ""
+    cls = "province recent" if recent else "province"
     out = [
-        f'<g class="province" id="province-{esc(place.pid)}">',
+        f'<g class="{cls}" id="em-province-{esc(place.pid)}">',
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{NODE_W:.1f}" height="{NODE_H:.1f}" rx="7" '
         f'fill="#fff" stroke="none"/>',
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{NODE_W:.1f}" height="{NODE_H:.1f}" rx="7" '
@@ -459,35 +496,40 @@ def _province(
     ]
     if targeted:
         out.append(
-            f'<rect class="target" x="{x - 3:.1f}" y="{y - 3:.1f}" width="{NODE_W + 6:.1f}" '
-            f'height="{NODE_H + 6:.1f}" rx="9" fill="none" stroke="{TARGET}" stroke-width="3"/>'
+            f'<rect class="target" x="{x - 2:.1f}" y="{y - 2:.1f}" width="{NODE_W + 4:.1f}" '
+            f'height="{NODE_H + 4:.1f}" rx="9" fill="none" stroke="{TARGET}" stroke-width="3"/>'
         )
-    out.append(text(place.x, y + 15, place.name, 14, font_weight="bold"))
+    out.append(text(place.x, y + 17, place.name, 13.5, font_weight="bold"))
     row = y + 38
     if owner is not None:
-        out.append(seat_marker(owner, x + 16, row - 5, 11))
+        out.append(seat_marker(owner, x + 13, row - 4, 9, size=FONT))
         out.append(
-            f'<text class="units" x="{x + 31:.1f}" y="{row + 1:.1f}" font-size="18" '
+            f'<text class="units" x="{x + 25:.1f}" y="{row + 2:.1f}" font-size="17" '
             f'text-anchor="start" fill="{INK}" font-weight="bold">×{units}</text>'
         )
     elif influence is not None:
         out.append(
-            f'<g opacity="0.75">{seat_marker(influence, x + 14, row - 4, 8)}</g>'
-            + text(x + 26, row, _("infl."), 12, anchor="start", font_style="italic")
+            f'<g opacity="0.75">{seat_marker(influence, x + 12, row - 4, 8, size=FONT)}</g>'
+            + text(x + 23, row + 1, _("infl."), FONT, anchor="start", font_style="italic")
         )
     else:
-        out.append(text(x + 8, row, _("empty"), 12, anchor="start", fill="#777"))
-    out.append(_markers(prov.get("markers") or {}, x + NODE_W - 4, row - 4))
-    for k, tag in enumerate(tags):
-        tw = 7.0 * len(tag) + 8
-        tx = x + NODE_W - tw + 4
-        ty = y - 11 - k * 14
-        out.append(
-            f'<rect x="{tx:.1f}" y="{ty:.1f}" width="{tw:.1f}" height="13" rx="3" '
-            f'fill="{INK}"/>' + text(tx + tw / 2, ty + 10, tag, 10, fill="#fff")
-        )
+        out.append(text(x + 7, row + 1, _("empty"), FONT, anchor="start", fill="#666"))
+    out.append(_markers(prov.get("markers") or {}, x + NODE_W - 3, row - 3, _))
+    # The yang and yin cards lying there: small cards on the box's corners (no words on
+    # the map, where a label would run into the neighbours; the lines below name them).
+    if "yang" in tags:
+        out.append(_lying_card(x - 4, y - 7, YANG_FILL))
+    if "yin" in tags:
+        out.append(_lying_card(x + NODE_W - 8, y - 7, YIN_FILL))
     out.append("</g>")
     return "".join(out)
+
+
+def _lying_card(x: float, y: float, fill: str) -> str:
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="12" height="16" rx="2" fill="{fill}" '
+        f'stroke="{INK}" stroke-width="1"/>'
+    )
 
 
 def _battle_arrow(a: Place, b: Place, attacker: int | None) -> str:
@@ -514,40 +556,53 @@ def _battle_arrow(a: Place, b: Place, attacker: int | None) -> str:
     )
 
 
-def _legend(y: float, _: Callable[[str], str]) -> str:
-    """Two rows: the borders by obstacle, then the markers and the influence box."""
-    out = ['<g class="legend">']
-    x = MARGIN
+def _legend(y: float, _: Callable[[str], str]) -> tuple[str, float]:
+    """The borders by obstacle, the markers and the influence box, in words, as many to a
+    row as the width allows."""
+    items: list[tuple[float, str, str]] = []  # (width of the symbol, symbol at 0,0, words)
     for key in ("normal", "water", "mountains", "great_wall"):
-        out.append(
-            f'<line x1="{x:.1f}" y1="{y - 4:.1f}" x2="{x + 30:.1f}" y2="{y - 4:.1f}" '
-            f"{BORDER_STYLE[key]}/>"
+        sign = f'<line x1="0" y1="-4" x2="30" y2="-4" {BORDER_STYLE[key]}/>' + (
+            "" if key == "normal" else _obstacle_sign(key, 15, -4)
         )
-        if key != "normal":
-            out.append(_obstacle_sign(key, x + 15, y - 4))
-        label = _(OBSTACLE_NAME[key] + ("" if key in ("normal", "great_wall") else " border"))
-        out.append(text(x + 35, y, label, 12, anchor="start"))
-        x += 48 + 6.6 * len(label)
+        items.append((30, sign, _(LEGEND_BORDER[key])))
+    for kind, (letter, fill) in MARKER.items():
+        sign = f'<rect x="0" y="-11" width="14" height="15" rx="2" fill="{fill}"/>' + text(
+            7, 1, letter, FONT, fill="#fff", font_weight="bold"
+        )
+        items.append((14, sign, _(MARKER_NAME[kind])))
+    sign = (
+        f'<rect x="0" y="-11" width="22" height="14" rx="3" fill="#fff" stroke="{INK}" '
+        'stroke-dasharray="4 3"/>'
+    )
+    items.append((22, sign, _("dashed: influenced, not held")))
+    items.append((12, _lying_card(0, -12, YANG_FILL), _("the yang card lies here")))
+    items.append((12, _lying_card(0, -12, YIN_FILL), _("the yin card lies here")))
+    arrow = (
+        f'<line x1="0" y1="-4" x2="20" y2="-4" stroke="{INK}" stroke-width="5"/>'
+        f'<polygon points="28,-4 19,-9 19,1" fill="{INK}"/>'
+    )
+    items.append((28, arrow, _("an attack under way")))
+    out = [
+        '<g class="legend" id="em-legend">',
+        text(MARGIN, y, _("Legend"), FONT, "start", font_weight="bold"),
+    ]
     y += 20
     x = MARGIN
-    for kind, (letter, fill) in MARKER.items():
-        label = _(kind) + " " + _("marker")
-        out.append(
-            f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="12" height="13" rx="2" fill="{fill}"/>'
-            + text(x + 6, y, letter, 10.5, fill="#fff", font_weight="bold")
-            + text(x + 16, y, label, 12, anchor="start")
-        )
-        x += 30 + 6.6 * len(label)
-    out.append(
-        f'<rect x="{x:.1f}" y="{y - 11:.1f}" width="22" height="14" rx="3" fill="#fff" '
-        f'stroke="{INK}" stroke-dasharray="4 3"/>'
-        + text(x + 27, y, _("dashed: influenced"), 12, anchor="start")
-    )
+    for w, sign, words in items:
+        need = w + 6 + text_width(words, FONT)
+        if x > MARGIN and x + need > WIDTH - MARGIN:
+            x = MARGIN
+            y += 20
+        out.append(f'<g transform="translate({x:.1f},{y:.1f})">{sign}</g>')
+        out.append(text(x + w + 5, y, words, FONT, anchor="start"))
+        x += need + 14
     out.append("</g>")
-    return "".join(out)
+    return "".join(out), y + 10
 
 
-def _card(x: float, y: float, face: str | None, sub: str, w: float = 74, h: float = 34) -> str:
+def _card(
+    x: float, y: float, face: str | None, sub: str, w: float = CARD_W, h: float = CARD_H
+) -> str:
     """A yang card: its kind face up, or its back (a count only) when `face` is None."""
     if face is None:
         return (
@@ -555,19 +610,19 @@ def _card(x: float, y: float, face: str | None, sub: str, w: float = 74, h: floa
             f'fill="#7a1f1f" stroke="{INK}"/>'
             f'<rect x="{x + 3:.1f}" y="{y + 3:.1f}" width="{w - 6:.1f}" height="{h - 6:.1f}" '
             'rx="3" fill="none" stroke="#e8c170" stroke-width="1"/>'
-            + text(x + w / 2, y + h / 2 + 5, sub, 14, fill="#fff", font_weight="bold")
+            + text(x + w / 2, y + h / 2 + 5, sub, 13, fill="#fff", font_weight="bold")
         )
     return (
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" fill="#fff" '
         f'stroke="#c89b2c" stroke-width="1.5"/>'
-        + text(x + w / 2, y + 14, face, 11.5, font_weight="bold")
-        + text(x + w / 2, y + 28, sub, 10, fill="#555")
+        + text(x + w / 2, y + 17, face, 13, font_weight="bold")
+        + text(x + w / 2, y + 34, sub, FONT, fill="#555")
     )
 
 
-def _kinds(d: Mapping[str, int] | None) -> str:
-    items = [f"{k} {n}" for k, n in (d or {}).items() if n]
-    return ", ".join(items) if items else "none"
+def _kinds(d: Mapping[str, int] | None, _: Callable[[str], str]) -> str:
+    items = [f"{_(k)} {n}" for k, n in (d or {}).items() if n]
+    return ", ".join(items) if items else _("none")
 
 
 def _seat_rows(
@@ -577,121 +632,148 @@ def _seat_rows(
     on_seat: Mapping[int, list[str]],
     y: float,
     names: Sequence[str],
+    recent: set[int],
     _: Callable[[str], str],
 ) -> tuple[list[str], set[str], float]:
-    """A row a seat: its piece, whose turn, status, score, provinces, units, supply and
-    yang cards (backs for others, a count for the viewer, whose cards are shown below);
-    a merger offer to a seat is made by clicking its row."""
+    """Two lines a seat: its piece, name, whose turn and status; then score, provinces,
+    units, supply and yang cards (backs for others, a count for the viewer, whose cards
+    are shown below). A merger offer to a seat is made by clicking its row."""
     parts: list[str] = []
     placed: set[str] = set()
     turn_player = body.get("turn_player")
-    cols = (
-        (MARGIN + 4, _("seat"), "start"),
-        (200, _("status"), "start"),
-        (318, _("score"), "end"),
-        (376, _("prov."), "end"),
-        (430, _("units"), "end"),
-        (490, _("supply"), "end"),
-        (500, _("yang cards"), "start"),
-    )
-    for cx, title, anchor in cols:
-        parts.append(text(cx, y + 12, title, 11, anchor=anchor, fill="#555"))
-    y += 18
     for p in body.get("players", []):
         seat = int(p["seat"])
         row: list[str] = []
+        colour = seat_colour(seat)
         if seat == viewer:
-            row.append(
-                f'<rect x="4" y="{y:.1f}" width="{WIDTH - 8:.1f}" height="{ROW_H - 2:.1f}" rx="5" '
-                f'fill="{seat_colour(seat)}" fill-opacity="0.12" stroke="{seat_colour(seat)}"/>'
-            )
+            back = f'fill="{colour}" fill-opacity="0.12" stroke="{colour}"'
         else:
-            row.append(
-                f'<rect x="4" y="{y:.1f}" width="{WIDTH - 8:.1f}" height="{ROW_H - 2:.1f}" rx="5" '
-                'fill="#fff" fill-opacity="0.6" stroke="#ddd"/>'
-            )
-        mid = y + ROW_H / 2
-        row.append(seat_marker(seat, MARGIN + 14, mid - 1, 9))
+            back = 'fill="#fff" fill-opacity="0.6" stroke="#ccc"'
+        row.append(
+            f'<rect x="{MARGIN:.1f}" y="{y:.1f}" width="{WIDTH - 2 * MARGIN:.1f}" '
+            f'height="{ROW_H - 4:.1f}" rx="5" {back}/>'
+        )
+        top = y + 18
+        row.append(seat_marker(seat, MARGIN + 14, top - 5, 9, size=FONT))
         who = seat_name(names, seat)
         flags = []
         if seat == viewer:
             flags.append(_("you"))
         if seat == turn_player and body.get("phase") != "end":
-            flags.append("▶ " + _("turn"))
+            flags.append(_("on turn"))
         if to_move == seat and seat != turn_player:
-            flags.append(_("to move"))
-        row.append(text(MARGIN + 30, mid + 4, who, 14, anchor="start", font_weight="bold"))
-        if flags:
-            row.append(text(MARGIN + 56, mid + 4, " · ".join(flags), 11.5, anchor="start"))
+            flags.append(_("to decide"))
         status = _(str(p.get("status", "")))
         if p.get("senior") is not None and p.get("senior") != seat:
-            status += f" {_('of')} {seat_name(names, int(p['senior']))}"
+            status = _("junior partner of {seat}").format(seat=seat_name(names, int(p["senior"])))
         if p.get("claim"):
             status += " · " + _("claims 15")
-        row.append(text(200, mid + 4, status, 11.5, anchor="start"))
-        row.append(text(318, mid + 5, p.get("score", 0), 15, anchor="end", font_weight="bold"))
-        row.append(text(376, mid + 4, p.get("provinces", 0), 13, anchor="end"))
-        row.append(text(430, mid + 4, p.get("units", 0), 13, anchor="end"))
-        row.append(text(490, mid + 4, p.get("supply", 0), 13, anchor="end"))
+        line = " · ".join([who, *flags, status])
+        row.append(text(MARGIN + 28, top, line, 13, anchor="start", font_weight="bold"))
         count = int(p.get("yang_cards") or 0)
         shown = {k: int(v) for k, v in (p.get("shown_cards") or {}).items() if v}
         hidden = count - sum(shown.values())
-        cx = 500.0
+        facts = _("{score} points · {provinces} prov. · {units} units · supply {supply}").format(
+            score=p.get("score", 0),
+            provinces=p.get("provinces", 0),
+            units=p.get("units", 0),
+            supply=p.get("supply", 0),
+        )
+        lines = [facts]
+        if seat != viewer and shown:
+            cards = ", ".join(f"{_(k)} {n}" for k, n in shown.items())
+            lines.append(_("shown yang cards: {cards}").format(cards=cards))
+        for k, line in enumerate(lines):
+            row.append(text(MARGIN + 28, top + 19 + 17 * k, line, FONT, anchor="start"))
         if seat != viewer and hidden > 0:
-            row.append(_card(cx, y + 3, None, f"×{hidden}", 34, ROW_H - 8))
-            cx += 38
-        elif seat != viewer and not shown:
-            row.append(text(cx, mid + 4, "–", 13, anchor="start"))
-        elif seat == viewer:
-            row.append(text(cx, mid + 4, f"{count} " + _("(below)"), 11.5, anchor="start"))
-            cx = WIDTH
-        for kind, n in shown.items():
-            if seat == viewer or cx > WIDTH - 40:
-                break
-            row.append(text(cx, mid + 4, f"{kind} {n}", 10.5, anchor="start", fill="#444"))
-            cx += 8 + 6 * len(f"{kind} {n}")
+            row.append(_card(WIDTH - MARGIN - 40, y + 5, None, f"×{hidden}", 34, ROW_H - 14))
+        height = ROW_H + 17 * (len(lines) - 1)
+        row[0] = (
+            f'<rect x="{MARGIN:.1f}" y="{y:.1f}" width="{WIDTH - 2 * MARGIN:.1f}" '
+            f'height="{height - 4:.1f}" rx="5" {back}/>'
+        )
         drawn = "".join(row)
         offers = on_seat.get(seat, [])
         if offers:
-            drawn = spot(offers, drawn, f"{who}: " + _("offer a merger"))
+            drawn = spot(offers, drawn, _("{seat}: offer a merger").format(seat=who))
             placed.update(offers)
-        parts.append(f'<g class="seat-row seat{seat}">{drawn}</g>')
-        y += ROW_H
-
+        cls = f"seat-row seat{seat}" + (" recent" if seat in recent else "")
+        parts.append(f'<g class="{cls}" id="em-seat-{seat}">{drawn}</g>')
+        y += height
     return parts, placed, y
 
 
 def _hand(body: Mapping[str, Any], y: float, _: Callable[[str], str]) -> tuple[str, float]:
     """The viewer's own yang cards face up, the one just drawn among them."""
     parts = [
-        text(MARGIN, y + 12, _("Your yang cards"), 13, anchor="start", font_weight="bold"),
-        '<g class="hand">',
+        text(MARGIN, y + 14, _("Your yang cards"), 13, anchor="start", font_weight="bold"),
+        '<g class="hand" id="em-hand">',
     ]
-    y += 20
+    y += 22
     hand = {k: int(v) for k, v in (body.get("my_cards") or {}).items() if v}
     fresh = body.get("my_fresh_yang")
     cards = [
-        (_(k), _(CARD_GROUP.get(k, "yang")) + (f" ×{n}" if n > 1 else "")) for k, n in hand.items()
+        (k, _(k), _(CARD_GROUP.get(k, "yang")) + (f" ×{n}" if n > 1 else ""))
+        for k, n in hand.items()
     ]
     if fresh:
-        cards.append((_(str(fresh)), _("just drawn")))
+        cards.append((f"{fresh}-drawn", _(str(fresh)), _("just drawn")))
     cx = MARGIN
-    for face, sub in cards:
-        if cx > WIDTH - 80:
+    for key, face, sub in cards:
+        if cx + CARD_W > WIDTH - MARGIN:
             cx = MARGIN
-            y += 40
-        parts.append(_card(cx, y, face, sub))
-        cx += 80
+            y += CARD_H + 6
+        parts.append(f'<g id="em-card-{esc(key)}">{_card(cx, y, face, sub)}</g>')
+        cx += CARD_W + 6
     if not cards:
-        parts.append(text(MARGIN, y + 20, _("none"), 12, anchor="start"))
+        parts.append(text(MARGIN, y + 14, _("none"), FONT, anchor="start"))
+        y -= CARD_H - 20
     parts.append("</g>")
-    return "".join(parts), y + 44
+    return "".join(parts), y + CARD_H + 6
+
+
+def _touched(recent: Sequence[tuple[int | None, str]]) -> tuple[set[str], set[int]]:
+    """The provinces and seats the other seats' last moves changed."""
+    provinces: set[str] = set()
+    seats: set[int] = set()
+    for seat, notation in recent:
+        p = parse(notation)
+        if p.target is not None:
+            provinces.add(p.target)
+        if p.source is not None:
+            provinces.add(p.source)
+        if p.seat is not None:
+            seats.add(p.seat)
+        if seat is not None and p.kind in ("merge", "accept", "refuse", "offer"):
+            seats.add(seat)
+    return provinces, seats
+
+
+def confirm(notation: str, board: BoardInput) -> str | None:
+    """What accepting a merger does, asked before it is done: it cannot be taken back, and
+    where no other state is left it ends the game."""
+    if notation != "accept":
+        return None
+    _ = board.gettext
+    players = board.body.get("players", [])
+    alive = [p for p in players if p.get("status") in ("active", "waiting")]
+    waiting = any(p.get("status") == "waiting" for p in players)
+    if len(alive) <= 2 and not waiting:
+        return _(
+            "Accept the merger? The two states become one, no other state is left, and the "
+            "game ends with it."
+        )
+    return _(
+        "Accept the merger? The two states become one for the rest of the game; the junior "
+        "partner's yang cards are lost. This cannot be undone."
+    )
 
 
 def render(board: BoardInput) -> Board:
     _ = board.gettext
     body = board.body
     viewer = board.seat
+    names = board.names
     printed, borders = printed_map(board.layout)
     where = _where(printed, borders)
     provinces = {p["id"]: p for p in body.get("provinces", [])}
@@ -699,9 +781,12 @@ def render(board: BoardInput) -> Board:
     def name_of(pid: str) -> str:
         return where[pid].name if pid in where else pid
 
-    # Each action goes to the one province it leads into, or to the row of a seat.
+    # Each action goes to the province it leads into, or to the row of a seat; an action
+    # that leaves a province (colonise, attack) is also picked up there first, unless the
+    # province is a target itself (moves run between the player's own provinces).
     on_province: dict[str, list[str]] = {}
     parsed_on: dict[str, list[Parsed]] = {}
+    from_province: dict[str, list[str]] = {}
     on_seat: dict[int, list[str]] = {}
     n_seats = len(body.get("players", []))
     for action in board.legal:
@@ -711,37 +796,42 @@ def render(board: BoardInput) -> Board:
                 continue
             on_province.setdefault(p.target, []).append(action)
             parsed_on.setdefault(p.target, []).append(p)
+            if p.source is not None and p.kind in ("colonise", "attack"):
+                from_province.setdefault(p.source, []).append(action)
         elif p.kind == "merge" and p.seat is not None and 0 <= p.seat < n_seats:
             on_seat.setdefault(p.seat, []).append(action)
+    for pid in [pid for pid in from_province if pid in on_province]:
+        del from_province[pid]
     placed: set[str] = set()
+    touched, touched_seats = _touched(board.recent)
 
     parts: list[str] = []
-    head = f"{_('Emperor of China')} · {_('turn')} {body.get('turn')} {_('of')} {body.get('turns')}"
-    head += f" · {_(str(body.get('phase', '')))}"
-    parts.append(text(MARGIN, 22, head, 16, anchor="start", font_weight="bold"))
-    names = board.names
-    asked = prompt(body, names, name_of, _)
-    parts.append(
-        text(MARGIN, 42, asked, 13, anchor="start", font_style="italic", **{"class": "prompt"})
+    head = _("Emperor of China · turn {turn} of {turns}").format(
+        turn=body.get("turn"), turns=body.get("turns")
     )
+    parts.append(text(MARGIN, 20, head, 15, anchor="start", font_weight="bold"))
     if viewer is not None:
         parts.append(
-            f'<g class="you">{seat_marker(viewer, WIDTH - 78, 17, 8)}'
-            + text(
-                WIDTH - 64,
-                22,
-                _("you are {seat}").format(seat=seat_name(names, viewer)),
-                12,
-                anchor="start",
-            )
+            f'<g class="you">{seat_marker(viewer, WIDTH - MARGIN - 8, 15, 8, size=FONT)}'
+            + text(WIDTH - MARGIN - 20, 20, seat_name(names, viewer), 13, anchor="end")
             + "</g>"
         )
     else:
-        parts.append(text(WIDTH - MARGIN, 22, _("spectator"), 12, anchor="end"))
+        parts.append(text(WIDTH - MARGIN, 20, _("spectator"), FONT, anchor="end"))
+    asked = wrap(prompt(body, names, name_of, _), 13, WIDTH - 2 * MARGIN)
+    parts.append(
+        '<g class="prompt">'
+        + "".join(
+            text(MARGIN, 40 + 17 * k, line, 13, anchor="start", font_style="italic")
+            for k, line in enumerate(asked[:PROMPT_LINES])
+        )
+        + "</g>"
+    )
 
     # Map frame, borders under the provinces.
+    height = map_height(where)
     parts.append(
-        f'<rect x="4" y="{MAP_TOP - 4:.1f}" width="{WIDTH - 8:.1f}" height="{MAP_HEIGHT + 8:.1f}" '
+        f'<rect x="2" y="{MAP_TOP:.1f}" width="{WIDTH - 4:.1f}" height="{height:.1f}" '
         'rx="8" fill="#eef3f7" stroke="#c9d3da"/>'
     )
     if printed:
@@ -753,48 +843,49 @@ def render(board: BoardInput) -> Board:
         )
 
     moved = body.get("moved") or []
+    moved_in: list[str] = []
     order = list(provinces)
     for pid in (pid for pid in where if pid in provinces):
         prov = provinces[pid]
         tags: list[str] = []
         if body.get("yang_at") == pid:
-            tags.append(_("yang"))
+            tags.append("yang")
         if body.get("yin_at") == pid:
-            card = body.get("yin_card")
-            tags.append(_("yin") + (f": {_(str(card))}" if card else ""))
-        if battle and battle.get("to") == pid:
-            tags.append(_("attacked"))
-        if battle and battle.get("from") == pid:
-            tags.append(_("attacking"))
+            tags.append("yin")
         i = order.index(pid)
         if i < len(moved) and moved[i] and body.get("phase") == "movement":
-            tags.append(f"{moved[i]} " + _("moved"))
+            moved_in.append(f"{where[pid].name} {moved[i]}")
         actions = on_province.get(pid, [])
-        inner = _province(where[pid], prov, tags, bool(actions), _)
+        owned = from_province.get(pid, [])
+        inner = _province(where[pid], prov, tags, bool(actions or owned), names, pid in touched, _)
+        owner = prov.get("owner")
+        state = (
+            f"{seat_name(names, owner)} ×{prov.get('units')}" if owner is not None else _("empty")
+        )
         if actions:
-            owner = prov.get("owner")
-            state = (
-                f"{seat_name(names, owner)} ×{prov.get('units')}"
-                if owner is not None
-                else _("empty")
-            )
             label = f"{where[pid].name} ({state}): " + describe(parsed_on[pid], name_of, body, _)
             parts.append(spot(actions, inner, label))
             placed.update(actions)
+        elif owned:
+            verbs = {parse(a).kind for a in owned}
+            what = " / ".join(_(VERB[v]) for v in sorted(verbs))
+            label = _("{province} ({state}): {what} from here").format(
+                province=where[pid].name, state=state, what=what
+            )
+            parts.append(spot(owned, inner, label, pick=f"em-from-{pid}"))
+            placed.update(owned)
         else:
             parts.append(inner)
 
-    y = MAP_TOP + MAP_HEIGHT + 22
-    parts.append(_legend(y, _))
-
-    y += 36
-    rows, offered, y = _seat_rows(body, viewer, board.view.get("to_move"), on_seat, y, names, _)
+    y = MAP_TOP + height + 12
+    rows, offered, y = _seat_rows(
+        body, viewer, board.view.get("to_move"), on_seat, y, names, touched_seats, _
+    )
     parts += rows
     placed |= offered
     if viewer is not None:
-        drawn, y = _hand(body, y + 10, _)
+        drawn, y = _hand(body, y + 4, _)
         parts.append(drawn)
-    y += 10
 
     # Public matters: decks, this turn's cards, the battle and a merger awaiting its answer.
     lines: list[str] = []
@@ -802,11 +893,13 @@ def render(board: BoardInput) -> Board:
     if body.get("yang_drawn") and not body.get("my_fresh_yang"):
         fresh_line = " · " + _("a yang card is drawn, face down")
     lines.append(
-        f"{_('Yang deck')}: {body.get('yang_deck', 0)} {_('left')} · {_('out of play')}: "
-        f"{_kinds(body.get('yang_out'))}{fresh_line}"
+        _("Yang deck: {n} left · out of play: {cards}").format(
+            n=body.get("yang_deck", 0), cards=_kinds(body.get("yang_out"), _)
+        )
+        + fresh_line
     )
-    lines.append(f"{_('Yin deck')}: {_kinds(body.get('yin_deck'))}")
-    lines.append(f"{_('Markers left')}: {_kinds(body.get('markers_left'))}")
+    lines.append(_("Yin deck: {cards}").format(cards=_kinds(body.get("yin_deck"), _)))
+    lines.append(_("Markers left: {markers}").format(markers=_kinds(body.get("markers_left"), _)))
     if battle:
         defender = battle.get("defender")
         lines.append(
@@ -821,6 +914,18 @@ def render(board: BoardInput) -> Board:
                 else ""
             )
         )
+    if body.get("yang_at") in where:
+        lines.append(
+            _("The yang card lies on {province}").format(province=name_of(body["yang_at"]))
+        )
+    if body.get("yin_at") in where:
+        card = body.get("yin_card")
+        lines.append(
+            _("The yin card lies on {province}").format(province=name_of(body["yin_at"]))
+            + (f" ({_(str(card))})" if card else "")
+        )
+    if moved_in:
+        lines.append(_("Moved in this turn: {moves}").format(moves=", ".join(moved_in)))
     merge = body.get("merge_pending")
     if merge:
         lines.append(
@@ -832,11 +937,19 @@ def render(board: BoardInput) -> Board:
     returns = body.get("returns")
     if returns:
         lines.append(
-            f"{_('Result')}: "
-            + ", ".join(f"{seat_name(names, i)} {float(r):+g}" for i, r in enumerate(returns))
+            _("Result: {results}").format(
+                results=", ".join(
+                    f"{seat_name(names, i)} {float(r):+g}" for i, r in enumerate(returns)
+                )
+            )
         )
+    parts.append('<g class="public" id="em-public">')
+    y += 4
     for line in lines:
-        parts.append(text(MARGIN, y + 12, line, 12, anchor="start"))
-        y += 18
-    height = y + 10
-    return Board(document(WIDTH, height, parts, _("Emperor of China")), placed)
+        for part in wrap(line, FONT, WIDTH - 2 * MARGIN):
+            parts.append(text(MARGIN, y + 12, part, FONT, anchor="start"))
+            y += 17
+    parts.append("</g>")
+    legend, y = _legend(y + 16, _)
+    parts.append(legend)
+    return Board(document(WIDTH, y + 6, parts, _("Emperor of China")), placed)
