@@ -32,3 +32,4 @@ def test_every_snippet_of_the_research_tour_runs(capsys: pytest.CaptureFixture[s
     assert "| openspiel |" in out
     assert "snapshots: ['snapshot 0'" in out
     assert "mean return of 8 random games" in out
+    assert "rank rewards paid per seat" in out

@@ -140,3 +140,70 @@ def test_worker_processes_play_the_same_games_into_shared_memory() -> None:
         shared.close()
         alone.close()
     assert shared._buffers.memory is None  # released on close
+
+
+def test_seats_plays_every_seat_as_the_pettingzoo_environment_does() -> None:
+    from tianxia.adapters.opponents import final_reward
+    from tianxia.adapters.pettingzoo import env as aec_env
+    from tianxia.adapters.vector import Seats
+
+    n = 2
+    ours = Seats("greatwall", n, players=3, reward="rank", copy=False)
+    obs, info = ours.reset(seed=30)
+    theirs = [aec_env("greatwall", players=3, reward="rank") for _ in range(n)]
+    for i, aec in enumerate(theirs):
+        aec.reset(seed=30 + i)
+    rng = np.random.default_rng(5)
+    live = [True] * n
+    seats_seen: set[int] = set()
+    while any(live):
+        for i, aec in enumerate(theirs):
+            if live[i]:
+                mover = int(info["seat"][i])
+                seats_seen.add(mover)
+                assert aec.agent_selection == f"player_{mover}"
+                assert np.array_equal(obs["observation"][i], aec.observe(aec.agent_selection))
+                assert np.array_equal(obs["action_mask"][i], aec.action_mask(aec.agent_selection))
+        actions = masked_choices(obs["action_mask"], rng)
+        obs, rewards, terms, truncs, info = ours.step(actions)
+        assert rewards.shape == (n, 3) and not truncs.any()
+        for i, aec in enumerate(theirs):
+            if not live[i]:
+                continue
+            aec.step(int(actions[i]))
+            if terms[i]:
+                live[i] = False
+                assert ours.matches[i] is not None and aec.match is not None
+                assert ours.matches[i].log == aec.match.log
+                final = aec.match.state
+                assert rewards[i].tolist() == [final_reward(final, s, "rank") for s in range(3)]
+            else:
+                assert not rewards[i].any()
+    assert seats_seen == {0, 1, 2}
+    waiting = ~obs["action_mask"].any(axis=1)  # over, restarting at the next step
+    assert waiting.any()
+    obs, rewards, terms, _, info = ours.step(masked_choices(obs["action_mask"], rng))
+    assert obs["action_mask"][waiting].any(axis=1).all() and not rewards[waiting].any()
+
+
+def test_an_action_a_game_does_not_allow_moves_no_game() -> None:
+    from tianxia.adapters.vector import Seats
+    from tianxia.core import IllegalActionError
+
+    seats = Seats("greatwall", 2, players=2)
+    obs, _ = seats.reset(seed=1)
+    logs = [list(m.log) for m in seats.matches if m is not None]
+    legal = masked_choices(obs["action_mask"], np.random.default_rng(0))
+    bad = legal.copy()
+    bad[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    with pytest.raises(ValueError, match=r"games \[1\]"):
+        seats.step(bad)
+    assert [list(m.log) for m in seats.matches if m is not None] == logs
+    strict = TianxiaVectorEnv("greatwall", 2, players=2, illegal_action="raise")
+    obs, _ = strict.reset(seed=1)
+    logs = [list(t.match.log) for t in strict.tables if t.match is not None]
+    bad = masked_choices(obs["action_mask"], np.random.default_rng(0))
+    bad[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    with pytest.raises(IllegalActionError, match="game 1"):
+        strict.step(bad)
+    assert [list(t.match.log) for t in strict.tables if t.match is not None] == logs

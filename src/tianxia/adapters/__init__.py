@@ -11,7 +11,8 @@ them with ``tianxia[rl]``. The adapters reach a game only through the engine con
 - `tianxia.adapters.openspiel.register()`: ``pyspiel.load_game("tianxia_<name>")``.
 - `tianxia.adapters.pettingzoo.env(name, ...)`: an AEC environment.
 - `tianxia.adapters.gym.TianxiaEnv(name, ...)`: one seat against opponents.
-- `tianxia.adapters.vector.TianxiaVectorEnv(name, num_envs, ...)`: many games in one step.
+- `tianxia.adapters.vector.TianxiaVectorEnv(name, num_envs, ...)`: many games in one step;
+  `tianxia.adapters.vector.Seats`: the same with every seat played by the caller.
 - `tianxia.adapters.opponents`: opponents (bots, policies, snapshots, a `League`) and
   rewards.
 - `tianxia.adapters.bench.run(name, seconds)`: steps per second through each of them.

@@ -44,14 +44,16 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 import tianxia
 from tianxia.adapters.encoding import ENCODING_VERSION, encoding
 from tianxia.adapters.gym import Table, check_illegal_action, check_seed
-from tianxia.adapters.opponents import Opponent, Opponents, check_reward
+from tianxia.adapters.opponents import Opponent, Opponents, check_reward, final_reward
 from tianxia.bots import Bot
+from tianxia.core import IllegalActionError, Match
 
 AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
 
@@ -88,13 +90,7 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"num_envs must be a whole number >= 1, not {num_envs!r}")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
             raise ValueError(f"workers must be a whole number >= 0, not {workers!r}")
-        try:
-            mode = AutoresetMode(autoreset_mode)
-        except ValueError:
-            mode = None
-        if mode not in AUTORESET_MODES:
-            allowed = ", ".join(m.value for m in AUTORESET_MODES)
-            raise ValueError(f"autoreset_mode must be one of {allowed}, not {autoreset_mode!r}")
+        mode = _mode(autoreset_mode)
         check_illegal_action(illegal_action)
         check_reward(reward)
         game = tianxia.load_game(name, players=players, **options)
@@ -153,7 +149,7 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
 
         `seed`: None, a whole number `s` (game `i` gets `s + i`) or one per game.
         """
-        seeds = self._seeds(seed)
+        seeds = _seeds(seed, self.num_envs)
         mask = np.ones(self.num_envs, np.bool_)
         if options and "reset_mask" in options:
             mask = np.asarray(options["reset_mask"])
@@ -183,19 +179,18 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
         """One action id per game; every game plays on to its seat's next decision.
 
         Raises:
+            IllegalActionError: with ``illegal_action="raise"``, an action its game does
+                not allow now; it is raised before any game moves (with workers, a
+                ValueError naming the games).
             ValueError: not one action id per game, an id out of range, or a step
                 before `reset`.
         """
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(
-                f"step needs {self.num_envs} whole action ids, one per game, not {actions!r}"
-            )
-        if ((acts < 0) | (acts >= self.num_actions)).any():
-            raise ValueError(f"action ids run 0..{self.num_actions - 1}, not {actions!r}")
+        acts = _actions(actions, self.num_envs, self.num_actions)
         if not self._started:
             raise ValueError("call reset() before step()")
         b = self._buffers
+        if self._spec["illegal_action"] == "raise":
+            self._refuse_illegal(acts)
         final: dict[int, dict[str, np.ndarray]] = {}
         if self._pool is not None:
             self._illegal, final = self._pool.step(acts, self._reset_next)
@@ -224,6 +219,25 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
         truncs = b.truncations.copy() if self.copy else b.truncations
         return self._observations(), rewards, terms, truncs, self._info(final)
 
+    def _refuse_illegal(self, acts: np.ndarray) -> None:
+        """Raise before any game moves if an action is outside its game's mask."""
+        b = self._buffers
+        refused = np.flatnonzero(~self._reset_next & (b.masks[np.arange(self.num_envs), acts] == 0))
+        if not len(refused):
+            return
+        i = int(refused[0])
+        if self.tables and (match := self.tables[i].match) is not None:
+            try:
+                match.state.apply(self.game.action_from_id(int(acts[i])))
+            except IllegalActionError as e:
+                raise IllegalActionError(
+                    e.rule, f"game {i} (of games {refused.tolist()} refused): {e.reason}", e.action
+                ) from None
+        raise ValueError(
+            f"games {refused.tolist()} were given action ids their masks do not allow "
+            f"(game {i}: {int(acts[i])})"
+        )
+
     def close_extras(self, **kwargs: Any) -> None:
         if self._pool is not None:
             self._pool.close()
@@ -231,18 +245,6 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
         self._buffers.close()
 
     # --- helpers ----------------------------------------------------------------
-    def _seeds(self, seed: Any) -> list[int | None]:
-        if seed is None:
-            return [None] * self.num_envs
-        if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
-            return [int(seed) + i for i in range(self.num_envs)]
-        if isinstance(seed, Sequence) and not isinstance(seed, str):
-            seeds = [check_seed(s) for s in seed]
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"one seed per game is needed ({self.num_envs}), not {len(seeds)}")
-            return seeds
-        raise ValueError(f"seed must be None, a whole number or one per game, not {seed!r}")
-
     def _observations(self) -> dict[str, np.ndarray]:
         b = self._buffers
         if self.copy:
@@ -269,6 +271,205 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
 
     def render(self) -> tuple[Any, ...] | None:
         return None
+
+
+class Seats:
+    """Many games in which the caller plays every seat: the batched form of the
+    PettingZoo environment, for self-play with one policy.
+
+    Each step takes one action id per game, for the seat to move in it, and plays chance
+    on to the next decision. The observation handed back is that of the seat now to
+    move, in the one encoding, so it sits at seat 0 whichever seat it is, and one
+    policy can play them all; ``info["seat"]`` names it. Rewards are per seat,
+    ``(num_envs, players)``, paid when a game ends (``reward`` as elsewhere), so every
+    seat's part of a game gets its own return. Games restart by themselves as in
+    `TianxiaVectorEnv` (``"NextStep"`` or ``"SameStep"``). Game `i` of ``reset(seed=s)``
+    is the PettingZoo environment's game of ``reset(seed=s + i)``. It is no Gymnasium
+    `VectorEnv` (those pay one reward per game), and plays in this process.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        num_envs: int,
+        players: int | None = None,
+        *,
+        reward: str = "win",
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
+        **options: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a whole number >= 1, not {num_envs!r}")
+        self.autoreset_mode = _mode(autoreset_mode)
+        self.reward_kind = check_reward(reward)
+        self.game = tianxia.load_game(name, players=players, **options)
+        self.players = self.game.players
+        self.num_envs = num_envs
+        self.copy = copy
+        self.encoding = encoding(self.game)
+        self.num_actions = self.game.info.num_distinct_actions
+        self.metadata = {
+            "autoreset_mode": self.autoreset_mode,
+            "encoding_version": ENCODING_VERSION,
+        }
+        n = num_envs
+        self.observations = np.zeros((n, self.encoding.size), np.float32)
+        self.masks = np.zeros((n, self.num_actions), np.int8)
+        self.rewards = np.zeros((n, self.players), np.float64)
+        self.terminations = np.zeros(n, np.bool_)
+        self.seat = np.zeros(n, np.int64)
+        self.matches: list[Match | None] = [None] * n
+        self._rngs = [seeding.np_random(None)[0] for _ in range(n)]
+        self._reset_next = np.zeros(n, np.bool_)
+
+    def reset(
+        self, *, seed: int | Sequence[int | None] | None = None, options: Any = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start every game; `seed` as for `TianxiaVectorEnv.reset`."""
+        seeds = _seeds(seed, self.num_envs)
+        for i, s in enumerate(seeds):
+            self._start(i, s)
+        self.rewards.fill(0.0)
+        self.terminations.fill(False)
+        self._reset_next.fill(False)
+        return self._out(None)
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action id per game for its seat to move; returns observations, rewards
+        ``(num_envs, players)``, terminations, truncations and info.
+
+        Raises:
+            ValueError: not one action id per game, an action its game does not allow
+                now (named with the rules' reason; no game moves), or a step before
+                `reset`.
+        """
+        acts = _actions(actions, self.num_envs, self.num_actions)
+        if any(m is None for m in self.matches):
+            raise ValueError("call reset() before step()")
+        # Every action is checked before any game moves, so a bad batch changes nothing;
+        # a game awaiting its restart ignores its action.
+        refused = np.flatnonzero(
+            ~self._reset_next & (self.masks[np.arange(self.num_envs), acts] == 0)
+        )
+        if len(refused):
+            i = int(refused[0])
+            match = self.matches[i]
+            assert match is not None
+            why = match.state.explain(self.game.action_from_id(int(acts[i])))
+            raise ValueError(
+                f"games {refused.tolist()} were given actions they do not allow now; "
+                f"game {i}, seat {int(self.seat[i])}, action id {int(acts[i])}: {why}"
+            )
+        final: dict[int, dict[str, np.ndarray]] = {}
+        same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
+        for i, match in enumerate(self.matches):
+            assert match is not None
+            self.rewards[i] = 0.0
+            if self._reset_next[i]:
+                self._start(i, None)
+                self.terminations[i] = False
+                continue
+            match.play(self.game.action_from_id(int(acts[i])))
+            match.resolve_chance()
+            state = match.state
+            self.terminations[i] = state.is_terminal()
+            if state.is_terminal():
+                for seat in range(self.players):
+                    self.rewards[i, seat] = final_reward(state, seat, self.reward_kind)
+                if same_step:
+                    self._write(i)
+                    final[i] = {
+                        "observation": self.observations[i].copy(),
+                        "action_mask": self.masks[i].copy(),
+                    }
+                    self._start(i, None)
+                    continue
+            self._write(i)
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            self._reset_next[:] = self.terminations
+        obs, info = self._out(final)
+        rewards = self.rewards.copy() if self.copy else self.rewards
+        terms = self.terminations.copy() if self.copy else self.terminations
+        return obs, rewards, terms, np.zeros(self.num_envs, np.bool_), info
+
+    def close(self) -> None:
+        return None
+
+    def _start(self, i: int, seed: int | None) -> None:
+        if seed is not None:
+            self._rngs[i] = seeding.np_random(seed)[0]
+        game_seed = seed if seed is not None else int(self._rngs[i].integers(2**62))
+        match = Match(self.game, seed=game_seed)
+        match.resolve_chance()
+        self.matches[i] = match
+        self._write(i)
+
+    def _write(self, i: int) -> None:
+        match = self.matches[i]
+        assert match is not None
+        state = match.state
+        mover = state.current_player()
+        self.masks[i].fill(0)
+        if state.is_terminal():
+            # Over: the seat that moved last keeps the view, with nothing to choose.
+            self.encoding.encode(state, int(self.seat[i]), self.observations[i])
+            return
+        self.seat[i] = mover
+        self.encoding.encode(state, mover, self.observations[i])
+        self.masks[i, [self.game.action_id(a) for a in state.legal_actions()]] = 1
+
+    def _out(
+        self, final: dict[int, dict[str, np.ndarray]] | None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        c = self.copy
+        obs: dict[str, np.ndarray] = {
+            "observation": self.observations.copy() if c else self.observations,
+            "action_mask": self.masks.copy() if c else self.masks,
+        }
+        info: dict[str, Any] = {"seat": self.seat.copy() if c else self.seat}
+        if final:
+            arr = np.full(self.num_envs, None, dtype=object)
+            for i, o in final.items():
+                arr[i] = o
+            info["final_obs"] = arr
+            info["_final_obs"] = np.array([i in final for i in range(self.num_envs)])
+        return obs, info
+
+
+def _mode(autoreset_mode: Any) -> AutoresetMode:
+    try:
+        mode = AutoresetMode(autoreset_mode)
+    except ValueError:
+        mode = None
+    if mode not in AUTORESET_MODES:
+        allowed = ", ".join(m.value for m in AUTORESET_MODES)
+        raise ValueError(f"autoreset_mode must be one of {allowed}, not {autoreset_mode!r}")
+    return mode
+
+
+def _seeds(seed: Any, n: int) -> list[int | None]:
+    if seed is None:
+        return [None] * n
+    if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
+        return [int(seed) + i for i in range(n)]
+    if isinstance(seed, Sequence) and not isinstance(seed, str):
+        seeds = [check_seed(s) for s in seed]
+        if len(seeds) != n:
+            raise ValueError(f"one seed per game is needed ({n}), not {len(seeds)}")
+        return seeds
+    raise ValueError(f"seed must be None, a whole number or one per game, not {seed!r}")
+
+
+def _actions(actions: Any, n: int, num_actions: int) -> np.ndarray:
+    acts = np.asarray(actions)
+    if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
+        raise ValueError(f"step needs {n} whole action ids, one per game, not {actions!r}")
+    if ((acts < 0) | (acts >= num_actions)).any():
+        raise ValueError(f"action ids run 0..{num_actions - 1}, not {actions!r}")
+    return acts
 
 
 def make(name: str, num_envs: int, **kwargs: Any) -> TianxiaVectorEnv:
