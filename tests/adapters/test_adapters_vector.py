@@ -173,8 +173,9 @@ def test_seats_plays_every_seat_as_the_pettingzoo_environment_does() -> None:
             aec.step(int(actions[i]))
             if terms[i]:
                 live[i] = False
-                assert ours.matches[i] is not None and aec.match is not None
-                assert ours.matches[i].log == aec.match.log
+                mine = ours.matches[i]
+                assert mine is not None and aec.match is not None
+                assert mine.log == aec.match.log
                 final = aec.match.state
                 assert rewards[i].tolist() == [final_reward(final, s, "rank") for s in range(3)]
             else:
