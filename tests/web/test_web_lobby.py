@@ -290,3 +290,31 @@ def test_the_lobby_on_a_phone_has_big_enough_targets_and_no_sideways_scroll(
         page.goto(f"{site.base}/rules/{game}?lang={lang}")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, game
     page.context.close()
+
+
+def test_a_long_list_shows_ten_until_asked_and_a_refresh_keeps_the_focus(
+    site: Server, browser: Browser
+) -> None:
+    for _ in range(12):
+        httpx.post(f"{site.base}/api/games", json={"game": "mandarin"}).raise_for_status()
+    page = browser.new_context().new_page()
+    page.goto(site.base + "/?lang=en")
+    games = page.locator("#open li[data-game]")
+    expect(games).to_have_count(10)
+    page.locator("#open button.more").click()
+    page.wait_for_function("document.querySelectorAll('#open li[data-game]').length >= 12")
+    first = games.first
+    first.locator("time.when").focus()
+    focused = first.get_attribute("data-game")
+    # A new game changes the list; the date that had the focus keeps it.
+    httpx.post(f"{site.base}/api/games", json={"game": "mandarin"}).raise_for_status()
+    page.evaluate("refresh()")
+    page.wait_for_function("document.querySelectorAll('#open li[data-game]').length >= 13")
+    assert (
+        page.evaluate(
+            "document.activeElement.matches('time.when') && "
+            "document.activeElement.closest('li').dataset.game"
+        )
+        == focused
+    )
+    page.context.close()

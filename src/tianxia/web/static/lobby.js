@@ -210,6 +210,10 @@ function redate() {
 // players, and at their address.
 const OPEN_FOR = 2 * 3600;
 const RUNNING_FOR = 24 * 3600;
+// A list shows its first ten games, and up to fifty when asked.
+const FIRST = 10;
+const MOST = 50;
+const shown = new Set();
 
 function seatText(s) {
   if (s.kind === "bot") return `${t("bot")} (${(window.STRENGTHS || {})[s.strength] || s.strength})`;
@@ -256,7 +260,30 @@ async function refresh() {
   mine.sort((a, b) => rank(a) - rank(b) || (b.updated ?? 0) - (a.updated ?? 0));
   const fill = (id, games) => {
     const ul = document.getElementById(id);
-    ul.replaceChildren(...(games.length ? games.slice(0, 50).map(gameItem) : [el("li", { class: "none", text: t("No games here yet.") })]));
+    // Drawn again only when something in it changed: a refresh must not take away the
+    // focus (and with it a date's exact time) from someone reading the list.
+    const key = JSON.stringify([shown.has(id), games.map((g) => [g.id, g.status, g.updated, g.your_turn, g.seats.map(seatText)])]);
+    if (ul.dataset.key === key) return;
+    ul.dataset.key = key;
+    if (!games.length) {
+      ul.replaceChildren(el("li", { class: "none", text: t("No games here yet.") }));
+      return;
+    }
+    const all = shown.has(id) || games.length <= FIRST;
+    const items = games.slice(0, all ? MOST : FIRST).map(gameItem);
+    if (!all) {
+      const more = el("button", { type: "button", class: "more", text: t("Show all ({n})", { n: Math.min(games.length, MOST) }) });
+      more.addEventListener("click", () => { shown.add(id); refresh(); });
+      items.push(el("li", { class: "more-row" }, more));
+    }
+    // What had the focus keeps it, if its game is still listed.
+    const had = ul.contains(document.activeElement) ? document.activeElement : null;
+    const where = had && had.closest("li[data-game]") ? [had.closest("li[data-game]").dataset.game, had.className] : null;
+    ul.replaceChildren(...items);
+    if (where) {
+      const again = [...ul.querySelectorAll(`li[data-game="${where[0]}"] *`)].find((n) => n.className === where[1]);
+      if (again) again.focus();
+    }
   };
   fill("mine", mine);
   for (const k of Object.keys(lists)) fill(k, lists[k]);
