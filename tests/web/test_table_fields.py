@@ -9,6 +9,7 @@ import time
 import pytest
 
 from tianxia.core import CHANCE, Match, load_game
+from tianxia.web.boards import BoardInput
 from tianxia.web.tableview import (
     confirmations,
     move_text,
@@ -76,7 +77,9 @@ def test_a_move_that_ends_the_game_asks_first() -> None:
                 break
             if st.current_player() != CHANCE:
                 legal = [str(a) for a in st.legal_actions()]
-                asks = confirmations("emperor", st, legal, None, lambda s: s)
+                seat = st.current_player()
+                board = BoardInput(m.game, m.game.layout(), st.envelope(seat, m.seq), legal)
+                asks = confirmations("emperor", st, legal, board, lambda s: s)
                 for action in legal:
                     if st.apply(st.to_action(action)).is_terminal():
                         found += 1
@@ -146,3 +149,26 @@ def test_a_rematch_has_the_same_title_options_and_seats(site: object) -> None:
     assert new["game"] == "greatwall" and new["options"] == old["options"]
     assert [s["kind"] for s in new["seats"]] == ["open", "bot"]
     assert new["seats"][1]["strength"] == "random"
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_a_board_patch_rebuilds_the_next_board_exactly(title: str) -> None:
+    from tianxia.web.boards import render
+    from tianxia.web.tableview import apply_patch, board_patch
+
+    m = Match(load_game(title, players=3), seed=13)
+    rng = random.Random(13)
+    before = ""
+    smaller = 0
+    for _ in range(40):
+        if m.state.is_terminal():
+            break
+        m.play(rng.choice(m.state.legal_actions()))
+        legal = [str(a) for a in m.state.legal_actions()] if m.state.current_player() == 0 else []
+        board = render(m.game, m.state.envelope(0, m.seq), legal).svg
+        ops = board_patch(before, board)
+        assert apply_patch(before, ops) == board
+        assert apply_patch(board, board_patch(board, board)) == board  # a view unchanged
+        smaller += len(str(ops)) * 2 < len(board)
+        before = board
+    assert smaller > 20  # a move changes a small part of the board

@@ -358,3 +358,30 @@ def test_pick_then_place_plays_a_move_and_a_pick_alone_plays_nothing(
     page.wait_for_function(
         "m => events.get(0).filter(e => e.seat === 0).length > m", arg=mine, timeout=10000
     )
+
+
+@pytest.mark.timeout(120)
+def test_a_patched_board_is_the_board_drawn_whole(site: Server, browser: Browser) -> None:
+    """Views after the first send the board as a patch of the last one; the page that
+    applied a dozen patches holds the same board a fresh page is sent whole."""
+    gid = _new_game(site, "china", ["open", "bot:random", "bot:random"])
+    secret = _join(site, gid, 0, "Anna")
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    _hold(page, site, gid, {0: secret})
+    rng = random.Random(6)
+    for _ in range(12):
+        seen = look(page)
+        if my_turn(page, seen) and click_a_move(page, rng, seen):
+            wait_for_the_next_view(page, seen["log"], seen["status"])
+        else:
+            page.wait_for_timeout(50)
+    page.wait_for_function("() => conns.get(0).view.legal.length > 0")
+    seq = page.evaluate("conns.get(0).view.seq")
+    fresh = ctx.new_page()
+    fresh.goto(f"{site.base}/games/{gid}?lang=en")
+    fresh.wait_for_function(
+        "s => conns.get(0) && conns.get(0).view && conns.get(0).view.seq === s", arg=seq
+    )
+    assert page.evaluate("conns.get(0).boardText") == fresh.evaluate("conns.get(0).boardText")
+    ctx.close()

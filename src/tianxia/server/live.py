@@ -365,7 +365,7 @@ class LiveGame:
             # A browser: the board, moves in words, the players' panels, the end.
             from tianxia.web.tableview import for_the_table
 
-            msg.update(for_the_table(self, seat, envelope, msg, conn.lang))
+            msg.update(for_the_table(self, conn, envelope, msg))
         if state.is_terminal():
             # A bot's reasons name the moves it weighed, which can tell what it held:
             # they are shown once the game is over and nothing is hidden any more.

@@ -8,15 +8,18 @@ connected). The page holds no rule; it reads these fields.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
+from difflib import SequenceMatcher
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from tianxia.core import CHANCE, Match, State
 
 if TYPE_CHECKING:
-    from tianxia.server.live import LiveGame
+    from tianxia.server.live import Connection, LiveGame
 
 # How far back "what just happened" looks at most: one round of a seven-seat game with
 # its chance events, and a bound on the work for a viewer who has not moved for long.
@@ -38,6 +41,58 @@ def move_text(explain: str, lang: str) -> str:
             break
     text = _SEAT.sub("", text, count=1)
     return text[:1].upper() + text[1:]
+
+
+# The board's SVG cut into tags (each piece ends with ">"): the page cuts it the same way
+# (static/table.js) to apply a patch.
+_TAGS = re.compile(r"[^>]*>|[^>]+\Z")
+
+
+def board_patch(old: str, new: str) -> list[int | str]:
+    """`new` as edits of `old`, tag by tag: a positive number keeps that many tags of
+    `old`, a negative one drops that many, a string is inserted. A move changes a few
+    places of a board of thousands of tags: the patch is a tenth of the board or less."""
+    a, b = _TAGS.findall(old), _TAGS.findall(new)
+    head = 0
+    while head < len(a) and head < len(b) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < len(a) - head and tail < len(b) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    ops: list[int | str] = [head] if head else []
+    mid_b = b[head : len(b) - tail]
+    matcher = SequenceMatcher(None, a[head : len(a) - tail], mid_b)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            ops.append(i2 - i1)
+            continue
+        if i2 > i1:
+            ops.append(-(i2 - i1))
+        if j2 > j1:
+            ops.append("".join(mid_b[j1:j2]))
+    if tail:
+        ops.append(tail)
+    return ops
+
+
+def apply_patch(old: str, ops: Sequence[int | str]) -> str:
+    """The board a patch of `old` makes (what the page does)."""
+    a = _TAGS.findall(old)
+    out: list[str] = []
+    i = 0
+    for op in ops:
+        if isinstance(op, str):
+            out.append(op)
+        elif op > 0:
+            out.extend(a[i : i + op])
+            i += op
+        else:
+            i -= op
+    return "".join(out)
+
+
+# The last board sent on each browser's connection: the next view sends a patch of it.
+_sent_boards: WeakKeyDictionary[Connection, str] = WeakKeyDictionary()
 
 
 def recent_start(match: Match, viewer: int | None) -> int:
@@ -176,17 +231,19 @@ def summary(
 
 
 def for_the_table(
-    live: LiveGame, seat: int | None, envelope: Mapping[str, Any], msg: dict[str, Any], lang: str
+    live: LiveGame, conn: Connection, envelope: Mapping[str, Any], msg: dict[str, Any]
 ) -> dict[str, Any]:
     """The fields a browser's view carries beyond the engine's: the board as SVG with the
-    legal moves placed on it, each move's sentence and question, the recent moves, the
+    legal moves placed on it (or, when smaller, `board_patch` of the last board this
+    connection was sent), each move's sentence and question, the recent moves, the
     players' panels, and at the end the summary and the rematch."""
+    seat, lang = conn.seat, conn.lang
     from tianxia.web.boards import BoardInput, render
-    from tianxia.web.i18n import gettext_for
+    from tianxia.web.i18n import gettext_for, seat_label
 
     gettext = gettext_for(lang)
     table = live.table
-    seats = live.seat_list()
+    seats = [{**s, "name": seat_label(str(s["name"]), lang)} for s in live.seat_list()]
     names = [str(s["name"]) for s in seats]
     # A spectator's "recent" is the last round; a seat's, what others did since its move.
     start = recent_start(table.match, seat)
@@ -208,12 +265,19 @@ def for_the_table(
         if c.seat is not None:
             connected[c.seat] = connected.get(c.seat, 0) + 1
     out: dict[str, Any] = {
-        "board": drawn.svg,
         "placed": sorted(drawn.placed),
         "recent": [list(r) for r in recent],
         "recent_from": start + 1,  # the first seq of the log that is recent
         "players": players(seats, envelope, connected),
     }
+    before = _sent_boards.get(conn)
+    _sent_boards[conn] = drawn.svg
+    if before is not None:
+        ops = board_patch(before, drawn.svg)
+        if len(json.dumps(ops)) * 2 < len(drawn.svg):
+            out["board_patch"] = ops
+    if "board_patch" not in out:
+        out["board"] = drawn.svg
     if table.state.is_terminal():
         out["summary"] = summary(table.state, envelope, gettext)
         out["rematch"] = live.rematch

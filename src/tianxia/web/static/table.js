@@ -87,6 +87,9 @@ function receive(c, msg) {
     }
     list.push(...msg.events);
     msg.logLength = list.length;
+    // The board comes whole, or as a patch of the last one this socket was sent.
+    if (msg.board_patch) msg.board = patchBoard(c.boardText || "", msg.board_patch);
+    if (typeof msg.board === "string") c.boardText = msg.board;
     c.seq = msg.seq;
     c.queue.push(msg);
     pump(c);
@@ -136,6 +139,20 @@ function pump(c) {
     choose();
     noticeTurn(c, before, next);
   }
+}
+
+// Tags of the board's SVG, cut as the server cuts them (web/tableview.py): a number
+// keeps that many of the old board's tags, a negative one drops them, text is new.
+function patchBoard(old, ops) {
+  const tags = old.match(/[^>]*>|[^>]+$/g) || [];
+  const out = [];
+  let i = 0;
+  for (const op of ops) {
+    if (typeof op === "string") out.push(op);
+    else if (op > 0) { for (let k = 0; k < op; k++) out.push(tags[i + k]); i += op; }
+    else i -= op;
+  }
+  return out.join("");
 }
 
 function firstKey() { return conns.keys().next().value; }
