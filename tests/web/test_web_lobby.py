@@ -318,3 +318,13 @@ def test_a_long_list_shows_ten_until_asked_and_a_refresh_keeps_the_focus(
         == focused
     )
     page.context.close()
+
+
+def test_the_titles_and_their_choices_are_an_api_for_any_client(site: Server) -> None:
+    titles = httpx.get(f"{site.base}/api/titles", params={"lang": "nl"}).json()
+    china = next(g for g in titles if g["name"] == "china")
+    assert china["counts"]["3"]["allowed"]["board"] == [china["options"][0]["choices"].index("3-4")]
+    assert (
+        china["description"]
+        == next(g for g in _titles("nl") if g["name"] == "china")["description"]
+    )

@@ -355,6 +355,13 @@ def add_pages(app: FastAPI) -> None:
             svg, media_type="image/svg+xml", headers={"cache-control": "public, max-age=86400"}
         )
 
+    @app.get("/api/titles")
+    async def titles(request: Request) -> list[dict[str, Any]]:
+        """Every title for a new game's form, in the asker's language (`?lang=`): its player
+        counts, a line on it, its options in words, and per player count each option's
+        default and the choices that count allows (indices into `choices`)."""
+        return catalogue(language(request))
+
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
         return RedirectResponse("/static/favicon.svg")
