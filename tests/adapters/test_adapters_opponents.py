@@ -178,3 +178,37 @@ def test_every_environment_pays_the_chosen_reward(kind: str) -> None:
     ]
     with pytest.raises(ValueError, match="reward"):
         TianxiaEnv("greatwall", reward="points")
+
+
+def test_pettingzoo_seats_opponents_and_leaves_their_agents_out() -> None:
+    from pettingzoo.test import api_test
+
+    game = tianxia.load_game("greatwall", players=3)
+    league = League()
+    league.add(Linear(encoding(game).size, game.info.num_distinct_actions, seed=2))
+
+    def run(seed: int) -> tuple[list[int], dict[str, float]]:
+        aec = aec_env("greatwall", players=3, opponents={1: "greedy", 2: league}, reward="rank")
+        assert aec.possible_agents == ["player_0"]
+        aec.reset(seed=seed)
+        paid: dict[str, float] = {}
+        for agent in aec.agent_iter():
+            assert agent == "player_0"
+            _, reward, term, trunc, info = aec.last()
+            if term or trunc:
+                paid[agent] = float(reward)
+            aec.step(None if term or trunc else int(np.flatnonzero(info["action_mask"])[0]))
+        assert aec.match is not None
+        assert paid["player_0"] == final_reward(aec.match.state, 0, "rank")
+        movers = {aec.match.seat_of(i) for i in range(len(aec.match.log))}
+        assert {1, 2} <= movers  # the opponents did play
+        return [game.action_id(a) for a in aec.match.log], paid
+
+    assert run(4) == run(4)
+    two = aec_env("greatwall", players=3, opponents={1: "random"})
+    assert two.possible_agents == ["player_0", "player_2"]
+    api_test(two, num_cycles=30)
+    with pytest.raises(ValueError, match="every seat"):
+        aec_env("greatwall", players=2, opponents={0: "random", 1: "random"})
+    with pytest.raises(ValueError, match="mapping"):
+        aec_env("greatwall", players=2, opponents="random")  # type: ignore[arg-type]

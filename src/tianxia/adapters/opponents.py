@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -151,9 +151,11 @@ def _kind(opponent: Any) -> str:
 
 
 class Opponents:
-    """The opponents of `seat` in `game`, checked once, turned into actors per game.
+    """The opponents of the learning `seat` (or seats) in `game`, checked once, turned
+    into actors per game.
 
     Args:
+        seat: the learning seat, or a collection of them.
         opponents: one opponent for every other seat, one per other seat in seat order,
             or a mapping seat -> opponent.
         options: options for the bots named by name.
@@ -166,15 +168,15 @@ class Opponents:
     def __init__(
         self,
         game: Game,
-        seat: int,
+        seat: int | Collection[int],
         opponents: Opponent | Sequence[Opponent] | Mapping[int, Opponent],
         options: Mapping[str, Any] | None = None,
     ) -> None:
         self.game = game
-        self.seat = seat
+        self.learners = frozenset([seat] if isinstance(seat, int) else seat)
         self.options = dict(options or {})
         self.encoding = encoding(game)
-        self.by_seat = _per_seat(opponents, seat, game.players)
+        self.by_seat = _per_seat(opponents, self.learners, game.players)
         available = tianxia.bots.available()
         for other, opponent in self.by_seat.items():
             kind = _kind(opponent)
@@ -238,8 +240,8 @@ class Opponents:
         return act
 
 
-def _per_seat(opponents: Any, seat: int, players: int) -> dict[int, Any]:
-    others = [s for s in range(players) if s != seat]
+def _per_seat(opponents: Any, learners: frozenset[int], players: int) -> dict[int, Any]:
+    others = [s for s in range(players) if s not in learners]
     if _kind(opponents) and not isinstance(opponents, Mapping):
         return dict.fromkeys(others, opponents)
     if isinstance(opponents, Mapping):

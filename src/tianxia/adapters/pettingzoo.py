@@ -4,7 +4,9 @@
 >>> e = env("greatwall", players=3)     # doctest: +SKIP
 >>> e.reset(seed=7)                     # doctest: +SKIP
 
-- agents are ``player_0 .. player_{n-1}``, the engine's seats;
+- agents are ``player_0 .. player_{n-1}``, the engine's seats; ``opponents`` (a mapping
+  seat -> bot name, bot object, policy, snapshot or `League`, as for the Gymnasium
+  environment) plays some seats inside the environment, and their agents are left out;
 - chance is resolved inside the environment from a `tianxia.Match` seeded by
   ``reset(seed=...)`` (without a seed, a fresh one is drawn and kept in `env.match.seed`), so
   `env.match` is an ordinary engine match that `Match.save` records and replays;
@@ -28,6 +30,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -36,7 +39,14 @@ from pettingzoo import AECEnv
 
 import tianxia
 from tianxia.adapters.encoding import ENCODING_VERSION, encoding
-from tianxia.adapters.opponents import check_reward, final_reward, worst_reward
+from tianxia.adapters.opponents import (
+    Actor,
+    Opponent,
+    Opponents,
+    check_reward,
+    final_reward,
+    worst_reward,
+)
 from tianxia.core import IllegalActionError, Match, State
 
 ILLEGAL_ACTION_MODES = ("raise", "loss")
@@ -48,6 +58,8 @@ def env(
     *,
     illegal_action: str = "raise",
     reward: str = "win",
+    opponents: Mapping[int, Opponent] | None = None,
+    opponent_options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     **options: Any,
 ) -> TianxiaAEC:
@@ -57,6 +69,8 @@ def env(
         players,
         illegal_action=illegal_action,
         reward=reward,
+        opponents=opponents,
+        opponent_options=opponent_options,
         render_mode=render_mode,
         **options,
     )
@@ -76,6 +90,8 @@ class TianxiaAEC(AECEnv):
         *,
         illegal_action: str = "raise",
         reward: str = "win",
+        opponents: Mapping[int, Opponent] | None = None,
+        opponent_options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -99,7 +115,18 @@ class TianxiaAEC(AECEnv):
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self.num_actions = info.num_distinct_actions
-        self.possible_agents = [agent_name(i) for i in range(self.game.players)]
+        if opponents is not None and not isinstance(opponents, Mapping):
+            raise ValueError(f"opponents must be a mapping seat -> opponent, not {opponents!r}")
+        taken = set(opponents or {})
+        learners = [i for i in range(self.game.players) if i not in taken]
+        if not learners:
+            raise ValueError("opponents take every seat; leave at least one to the agents")
+        self.opponents = (
+            Opponents(self.game, learners, opponents, opponent_options) if opponents else None
+        )
+        self._actors: dict[int, Actor] = {}
+        self._seats = {agent_name(i): i for i in learners}
+        self.possible_agents = list(self._seats)
         self.agents = self.possible_agents[:]
         self.encoding = encoding(self.game)
         size = self.encoding.size
@@ -140,7 +167,9 @@ class TianxiaAEC(AECEnv):
         elif isinstance(seed, bool) or not isinstance(seed, int | np.integer):
             raise ValueError(f"seed must be a whole number or None, not {seed!r}")
         self.match = Match(self.game, seed=int(seed))
-        self.match.resolve_chance()
+        if self.opponents is not None:
+            self._actors = self.opponents.actors(int(seed))
+        self._play_on()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -150,9 +179,9 @@ class TianxiaAEC(AECEnv):
         self._after_move(previous=0)
 
     def _seat(self, agent: str) -> int:
-        if agent not in self.possible_agents:
+        if agent not in self._seats:
             raise ValueError(f"no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
-        return self.possible_agents.index(agent)
+        return self._seats[agent]
 
     def observe(self, agent: str) -> np.ndarray:
         """`agent`'s observation tensor (float32)."""
@@ -187,7 +216,7 @@ class TianxiaAEC(AECEnv):
             raise ValueError(f"an action id (a whole number) is needed, not {action!r}")
         if not 0 <= action < self.num_actions:
             raise ValueError(f"action id {action} is outside 0..{self.num_actions - 1}")
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         a = self.game.action_from_id(int(action))
         self._cumulative_rewards[agent] = 0.0
         try:
@@ -197,22 +226,35 @@ class TianxiaAEC(AECEnv):
                 raise
             self._lose(agent, e)
             return
-        match.resolve_chance()
+        self._play_on()
         self._after_move(previous=seat)
         if self.render_mode == "human":
             self.render()
+
+    def _play_on(self) -> None:
+        """Chance and the opponents' seats, until an agent is to move or the game ends."""
+        m = self._match()
+        while not m.state.is_terminal():
+            if m.state.is_chance_node():
+                m.resolve_chance()
+                continue
+            p = m.state.current_player()
+            if p not in self._actors:
+                return
+            m.play(self._actors[p](m.state))
 
     def _after_move(self, previous: int) -> None:
         state = self.engine_state
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if state.is_terminal():
-            for seat, agent in enumerate(self.possible_agents):
+            for agent, seat in self._seats.items():
                 self.rewards[agent] = final_reward(state, seat, self.reward_kind)
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
-            self.agent_selection = self.possible_agents[(previous + 1) % len(self.possible_agents)]
+            after = [a for a, s in self._seats.items() if s > previous]
+            self.agent_selection = (after or self.possible_agents)[0]
         else:
-            self.agent_selection = self.possible_agents[state.current_player()]
+            self.agent_selection = agent_name(state.current_player())
         self._set_masks()
 
     def _lose(self, agent: str, error: IllegalActionError) -> None:
