@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -85,7 +86,7 @@ def mid_game(players: int = 4, **fields: Any) -> MandarinState:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_games_render_for_every_seat(players: int, seed: int) -> None:
-    totals = play_and_check("mandarin", players, seed, steps=150)
+    totals = play_and_check("mandarin", players, seed, steps=150, phone=True)
     assert totals["placed"] > 0
     assert totals["placed"] + totals["listed"] > 0
 
@@ -195,7 +196,8 @@ def test_face_down_tiles_of_the_lot_are_backs() -> None:
     )
     board = board_of(state, 0)
     words = texts(board.svg)
-    assert words.count("?") == 2
+    (lot,) = [g for g in ET.fromstring(board.svg).iter(f"{SVG}g") if g.get("id") == "mn-lot"]
+    assert [t.text for t in lot.iter(f"{SVG}text")].count("?") == 2
     assert "yellow" in words
     assert "high bid 600 yuan by P3" in words
     assert "Auction for the bank" in words
@@ -268,6 +270,7 @@ def test_the_status_says_when_cashing_in_is_open_after_the_roll() -> None:
     from tianxia.web.i18n import gettext_for
 
     g = load_game("mandarin", players=3)
+    assert isinstance(g, Mandarin)
     owner = [-1] * len(TABLES.tile_names)
     owner[tile("rat-red")] = owner[tile("rat-blue")] = 0
     s = g.position(sign=(0, 6, 10), pos=(1, 19, 31), phase=Phase.DIE, owner=owner)
@@ -283,7 +286,8 @@ def test_the_status_says_when_cashing_in_is_open_after_the_roll() -> None:
     assert "P1 keeps the drawn tiles or draws again" in texts(board_of(s, 1).svg)
     legal = [str(a) for a in s.legal_actions()]
     dutch = render(g, s.envelope(0, 1), legal, gettext_for("nl"))
-    assert any("mag eerst stenen verzilveren" in t for t in texts(dutch.svg))
+    # The prompt's lines, read together.
+    assert "mag eerst stenen verzilveren" in " ".join(texts(dutch.svg))
 
 
 def test_the_prompt_stays_inside_the_board_in_every_language() -> None:
@@ -315,3 +319,73 @@ def test_the_prompt_stays_inside_the_board_in_every_language() -> None:
                 assert width <= room, (lang, line.text)
             s = s.apply(rng.choice(s.legal_actions()))
     assert longest > room / 2  # long prompts were met
+
+
+def _marked(svg: str) -> list[str]:
+    """The ids (or, inside a spot, the spot's id) of the elements marked recent."""
+    out = []
+    root = ET.fromstring(svg)
+    for g in root.iter():
+        for child in g:
+            if "recent" in (child.get("class") or "").split():
+                out.append(child.get("id") or g.get("id") or "")
+    return sorted(out)
+
+
+def test_ids_last_and_the_others_last_moves_are_marked_recent() -> None:
+    state = mid_game(phase="start", actor=1)
+    names = ["Anna", "Bernhard", "Chen", "Dirk"]
+    recent = [(0, "cash ox-red"), (None, "die 4"), (3, "sign snake")]
+    board = render(state.game, state.envelope(1, 1), [], names=names, recent=recent)
+    check_board(board, [])
+    ids = {e.get("id") for e in ET.fromstring(board.svg).iter() if e.get("id")}
+    assert {f"mn-sector-{a}" for a in TABLES.animals} <= ids
+    assert {f"mn-seat-{n}" for n in range(4)} | {f"mn-stone-{n}" for n in range(4)} <= ids
+    assert {"mn-dispenser", "mn-die", "mn-legend", "mn-tile-ox-pink", "mn-tile-snake-red"} <= ids
+    # Chance's die moved the mandarin of the seat on turn (seat 1).
+    assert _marked(board.svg) == sorted(
+        ["mn-tile-ox-red", "mn-dispenser", "mn-die", "mn-stone-1", "mn-sector-snake"]
+    )
+    words = " ".join(texts(board.svg))
+    assert "Bernhard (you)" in words and "Anna" in words
+    assert not re.search(r"\bP[1-4]\b", words)
+    assert "recent" not in render(state.game, state.envelope(1, 1), []).svg
+
+
+def test_cashing_in_and_passing_an_auction_ask_to_be_confirmed() -> None:
+    from tianxia.web.boards import BoardInput
+    from tianxia.web.boards.mandarin import confirm
+
+    state = mid_game(phase="start", actor=0, seat=0)
+    legal = [str(a) for a in state.legal_actions()]
+    board = BoardInput(state.game, state.game.layout(), state.envelope(0, 1), legal)
+    pagoda = confirm("cash ox-pink", board)
+    assert pagoda and "400 yuan" in pagoda
+    plain = confirm("cash ox-red", board)
+    assert plain and "200 yuan" in plain
+    assert confirm("roll", board) is None
+    owner = list(mid_game().owner)
+    owner[tile("goat-yellow")] = LOT
+    auction = mid_game(
+        phase="auction",
+        actor=0,
+        owner=owner,
+        lot=(tile("goat-yellow"),),
+        seller=-1,
+        high=600,
+        bidder=2,
+        last_roll=5,
+        rolls=1,
+    )
+    legal = [str(a) for a in auction.legal_actions()]
+    board = BoardInput(auction.game, auction.game.layout(), auction.envelope(0, 1), legal)
+    sentence = confirm("pass", board)
+    assert "pass" in legal and sentence and "auction" in sentence
+
+
+def test_the_legend_explains_the_pagoda_and_the_rings_marks() -> None:
+    board = board_of(mid_game(phase="start", actor=1), 1)
+    (legend,) = [g for g in ET.fromstring(board.svg).iter(f"{SVG}g") if g.get("id") == "mn-legend"]
+    words = " ".join(t.text or "" for t in legend.iter(f"{SVG}text"))
+    for term in ("pagoda", "face down", "holds the sector", "whose turn"):
+        assert term in words

@@ -12,7 +12,16 @@ game is over and the observation shows them. Face-down tiles of the lot are back
 Actions placed on the board: `sign X` on sector X; `cash T` on the viewer's tile T;
 `take T` on tile T in the passed player's or the debtor's collection; `roll` on the die;
 `draw` on the dispenser; `keep` and `offer` on the lot. Bids and `pass` are left to
-the list.
+the page (its number stepper). Nothing is picked up first: every move names one thing
+on the board (a sector, a tile, the die, the dispenser, the lot), so each is a target.
+
+The ring is drawn small enough that the animals' names fit beside it and the auction
+and the end of the game are told under it, so that on a phone, where the board spans
+390 CSS px, no text is under 12 px and nothing to tap under 44 px.
+
+Every element that lasts from one view to the next has an id (`mn-sector-rat`,
+`mn-tile-ox-red`, `mn-stone-2`, ...), and what the other seats' last moves changed has
+the class `recent`.
 """
 
 from __future__ import annotations
@@ -28,37 +37,42 @@ from tianxia.web.boards.svg import (
     INK,
     document,
     esc,
+    hit,
+    readable,
     seat_colour,
-    seat_label,
     seat_marker,
     spot,
+    tappable,
+    text_width,
     wrap,
 )
 
 WIDTH = 520.0
-HEAD = 44.0  # the awaited decision and the turn count
+FONT = readable(WIDTH)  # the smallest text: 12 CSS px on a phone
+TAP = tappable(WIDTH)  # the smallest tap target: 44 CSS px on a phone
+HEAD = 100.0  # up to three lines of the awaited decision, and the turn count
 CX = WIDTH / 2
-CY = HEAD + 246.0
-R_SQUARE = 178.0  # centre of the ring's squares
+CY = HEAD + 210.0
+R_SQUARE = 168.0  # centre of the ring's squares
 SQUARE = 28.0
-R_LABEL = 223.0  # the animal's name and its sector holder, outside the ring
-STONE = 10.0
-STONE_ROW = 20.0  # mandarins sharing a square stand in rows of two, inwards
-RING_BOTTOM = CY + 246.0
+R_LABEL = R_SQUARE + SQUARE / 2 + 6  # the animal's name and its holder, outside the ring
+STONE = 11.0
+STONE_ROW = 24.0  # mandarins sharing a square stand in rows of two, inwards
+RING_BOTTOM = CY + 228.0
 
 MARGIN = 8.0
 BAND = 6  # animals side by side in a collection: two bands of six
 COLUMN = (WIDTH - 2 * MARGIN) / BAND
-TILE_W = 72.0  # a tile in a collection
-LOT_TILE_W = 56.0  # a tile lying in the middle of the ring
-TILE_H = 24.0
-TILE_STEP = 27.0
-SEAT_LINE = 30.0
-BAND_HEAD = 18.0  # the animals' names over their tiles
+TILE_W = 80.0  # a tile in a collection
+LOT_TILE_W = 64.0  # a tile lying in the middle of the ring
+TILE_H = 30.0
+TILE_STEP = 34.0
+SEAT_LINE = 50.0  # name, sign and purse; then what the seat is doing
+BAND_HEAD = 22.0  # the animals' names over their tiles
 PANEL_GAP = 6.0
-LOT_PER_ROW = 4
+LOT_PER_ROW = 3
 
-MUTED = "#8a8378"
+MUTED = "#6f695e"
 SECTOR_FILLS = ("#f3e6c4", "#ead8ae")  # neighbouring sectors alternate, as printed
 CHARACTER_FILL = "#a3201b"
 TILE_BACK = "#4b3b2a"
@@ -124,9 +138,26 @@ class _Placer:
     def __init__(self) -> None:
         self.placed: set[str] = set()
 
-    def put(self, actions: Sequence[str], inner: str, label: str) -> str:
+    def put(
+        self,
+        actions: Sequence[str],
+        inner: str,
+        label: str,
+        ident: str,
+        box: tuple[float, float, float, float] | None = None,
+    ) -> str:
+        """`inner` offering `actions` under the id `ident` (on its own group when there is
+        nothing to click); `box` (x, y, w, h) is widened to a phone's tap size by an
+        invisible area."""
+        if not actions:
+            return f'<g id="{ident}">{inner}</g>'
         self.placed.update(actions)
-        return spot(actions, inner, label)
+        if box is not None:
+            x, y, w, h = box
+            if w < TAP or h < TAP:
+                hw, hh = max(w, TAP), max(h, TAP)
+                inner += hit(x + w / 2 - hw / 2, y + h / 2 - hh / 2, hw, hh)
+        return spot(actions, inner, label, ident=ident)
 
 
 class _Actions:
@@ -154,8 +185,39 @@ class _Actions:
                 self.lot.append(action)
 
 
+def _changed(recent: Sequence[tuple[int | None, str]], turn_of: int) -> set[tuple[str, str]]:
+    """What the moves in `recent` changed: the sector signed, the tile cashed in or
+    taken (where it lies now), the die and the mandarin it moved, the dispenser and the
+    lot a draw changed, the auction a bid or a pass changed, the seat that kept a lot."""
+    out: set[tuple[str, str]] = set()
+    for seat, action in recent:
+        verb, _, rest = action.partition(" ")
+        mover = seat if seat is not None else turn_of
+        if verb == "sign":
+            out.add(("sector", rest))
+        elif verb in ("cash", "take"):
+            out.add(("tile", rest))
+            if verb == "cash":
+                out.add(("dispenser", ""))
+        elif verb in ("roll", "die"):
+            out.add(("die", ""))
+            if verb == "die" and mover >= 0:
+                out.add(("stone", str(mover)))
+        elif action in ("draw", "face up", "face down") or verb == "tile":
+            out.add(("dispenser", ""))
+            out.add(("lot", ""))
+            if verb == "tile":
+                out.add(("tile", rest))
+        elif verb in ("bid", "pass", "offer"):
+            out.add(("auction", ""))
+        elif action == "keep" and mover >= 0:
+            out.add(("seat", str(mover)))
+    return out
+
+
 class _Drawing:
     def __init__(self, board: BoardInput) -> None:
+        self.board = board
         self.body: Mapping[str, Any] = board.body
         self.layout = board.layout
         self.viewer = board.seat
@@ -169,18 +231,26 @@ class _Drawing:
         self.players: int = int(self.body["players"])
         to_move = self.body.get("to_move")
         self.to_move = to_move if isinstance(to_move, int) and to_move >= 0 else None
+        self.recent = _changed(board.recent, int(self.body.get("turn_of", -1)))
+
+    def mark(self, kind: str, name: str = "") -> str:
+        return " recent" if (kind, name) in self.recent else ""
 
     # -- names ---------------------------------------------------------------------------
 
+    def name(self, seat: int) -> str:
+        return self.board.name(seat)
+
     def who(self, seat: int) -> str:
         if seat == self.viewer:
-            return self._("{seat} (you)").format(seat=seat_label(seat))
-        return seat_label(seat)
+            return self._("{seat} (you)").format(seat=self.name(seat))
+        return self.name(seat)
 
     def tile_words(self, tile: str) -> str:
+        words = f"{self._(_animal_of(tile))} {self._(_colour_of(tile))}"
         if tile in PAGODA_TILES:
-            return self._("{tile} (pagoda)").format(tile=tile)
-        return tile
+            return self._("{tile} (pagoda)").format(tile=words)
+        return words
 
     def status(self) -> str:
         _ = self._
@@ -189,7 +259,7 @@ class _Drawing:
         actor = self.who(self.to_move) if self.to_move is not None else ""
         owner = self.who(int(b["turn_of"])) if b.get("turn_of", -1) >= 0 else ""
         if phase == "over":
-            winners = [seat_label(w) for w in b.get("winners", [])]
+            winners = [self.name(w) for w in b.get("winners", [])]
             if not winners:
                 return _("Game over")
             return _("Game over: {winners} won").format(winners=", ".join(winners))
@@ -212,7 +282,7 @@ class _Drawing:
             # only before the roll; the tiles to click are easy to miss otherwise.
             line = _("{line}; {actor} may cash in tiles first").format(line=line, actor=actor)
         return line.format(
-            actor=actor, owner=owner, debtor=seat_label(debtor) if debtor >= 0 else ""
+            actor=actor, owner=owner, debtor=self.name(debtor) if debtor >= 0 else ""
         )
 
     # -- the ring ------------------------------------------------------------------------
@@ -239,7 +309,7 @@ class _Drawing:
         if q % 3 == self.character_square:
             sector = q // 3
             out += text(
-                x, y + 6, self.characters[sector], size=17, fill="#fff4d6", font_weight="bold"
+                x, y + 6, self.characters[sector], size=18, fill="#fff4d6", font_weight="bold"
             )
         return out
 
@@ -251,16 +321,39 @@ class _Drawing:
         for q in range(3 * k, 3 * k + 3):
             fill = CHARACTER_FILL if q % 3 == self.character_square else base
             parts.append(self.square(q, fill, bool(actions)))
-        lx, ly = self.at(3 * k + self.character_square, R_LABEL)
+        # The name beside the ring, on the side away from it, so it never runs off.
+        q = 3 * k + self.character_square
+        a = self.angle(q)
+        lx, ly = self.at(q, R_LABEL)
+        words = self._(animal)
+        width = text_width(words, FONT, bold=holder >= 0)
+        if math.cos(a) > 0.35:
+            anchor, left = "start", lx
+        elif math.cos(a) < -0.35:
+            anchor, left = "end", lx - width
+        else:
+            anchor, left = "middle", lx - width / 2
+        base_y = ly - 2 if math.sin(a) < -0.35 else (ly + 14 if math.sin(a) > 0.35 else ly + 6)
         weight = "bold" if holder >= 0 else "normal"
-        parts.append(text(lx, ly - 3, self._(animal), size=13, font_weight=weight))
+        parts.append(text(lx, base_y, words, size=FONT, anchor=anchor, font_weight=weight))
         if holder >= 0:
-            parts.append(seat_marker(holder, lx, ly + 12, 7.5))
-        inner = f'<g class="sector">{"".join(parts)}</g>'
+            if anchor == "middle":
+                mx, my = left + width + 13, base_y - 5
+            else:
+                mx, my = (left + 10 if anchor == "start" else left + width - 10), base_y + 17
+            parts.append(seat_marker(holder, mx, my, 10, size=FONT))
+        if actions:
+            # The whole sector, squares and the ring's breadth about them, takes the tap.
+            arc = [3 * k - 0.5 + 3 * i / 6 for i in range(7)]
+            outer = [self.at(s, R_SQUARE + TAP / 2) for s in arc]
+            inner = [self.at(s, R_SQUARE - TAP / 2) for s in reversed(arc)]
+            points = " ".join(f"{x:.1f},{y:.1f}" for x, y in outer + inner)
+            parts.append(f'<polygon class="hit" points="{points}" fill="transparent"/>')
+        group = f'<g class="sector{self.mark("sector", animal)}">{"".join(parts)}</g>'
         label = self._("{animal} {character}: choose this sign").format(
             animal=self._(animal), character=self.characters[k]
         )
-        return self.spots.put(actions, inner, label)
+        return self.spots.put(actions, group, label, f"mn-sector-{animal}")
 
     def stones(self) -> str:
         b = self.body
@@ -277,17 +370,20 @@ class _Drawing:
             for k, seat in enumerate(seats):
                 row, col = divmod(k, 2)
                 in_row = min(2, len(seats) - 2 * row)
-                side = 0.0 if in_row == 1 else (-10.0 if col == 0 else 10.0)
+                side = 0.0 if in_row == 1 else (-12.0 if col == 0 else 12.0)
                 x, y = self.at(q, R_SQUARE - row * STONE_ROW)
                 x += side * tangent[0]
                 y += side * tangent[1]
+                parts = []
                 if seat == turn_of and b["phase"] != "over":
-                    out.append(
-                        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{STONE + 4:.1f}" fill="#fff" '
-                        f'fill-opacity="0.8" stroke="{INK}" stroke-width="1.5" '
-                        f'stroke-dasharray="3 2"/>'
+                    parts.append(
+                        f'<circle class="turn-mark" cx="{x:.1f}" cy="{y:.1f}" '
+                        f'r="{STONE + 4:.1f}" fill="#fff" fill-opacity="0.8" stroke="{INK}" '
+                        f'stroke-width="1.5" stroke-dasharray="3 2"/>'
                     )
-                out.append(seat_marker(seat, x, y, STONE))
+                parts.append(seat_marker(seat, x, y, STONE, size=FONT))
+                mark = self.mark("stone", str(seat))
+                out.append(f'<g class="stone{mark}" id="mn-stone-{seat}">{"".join(parts)}</g>')
         return "".join(out)
 
     def ring(self) -> str:
@@ -302,7 +398,7 @@ class _Drawing:
         parts.append(self.stones())
         return "".join(parts)
 
-    # -- the middle: dispenser, die, lot, auction ------------------------------------------
+    # -- the middle: dispenser, die, lot ---------------------------------------------------
 
     def tile(self, name: str, x: float, y: float, width: float = TILE_W) -> str:
         """A face-up tile with its top-left corner at (x, y): its colour's name, and the
@@ -314,56 +410,57 @@ class _Drawing:
             f'fill="{fill}" stroke="{INK}" stroke-width="0.8"/>'
         )
         words = self._(colour)
-        size = 12.0 if width >= TILE_W else 11.0
         if name in PAGODA_TILES:
             # A small pagoda: two roofs over a body, drawn at the tile's right end.
-            px, py = x + width - 9, y + 5
+            px, py = x + width - 10, y + 7
             out += (
-                f'<polygon points="{px - 5:.1f},{py + 5:.1f} {px:.1f},{py:.1f} '
+                f'<g class="pagoda"><polygon points="{px - 5:.1f},{py + 5:.1f} {px:.1f},{py:.1f} '
                 f'{px + 5:.1f},{py + 5:.1f}" fill="{ink}"/>'
                 f'<polygon points="{px - 6.5:.1f},{py + 10:.1f} {px:.1f},{py + 5:.1f} '
                 f'{px + 6.5:.1f},{py + 10:.1f}" fill="{ink}"/>'
-                f'<rect x="{px - 2.5:.1f}" y="{py + 10:.1f}" width="5" height="4" fill="{ink}"/>'
+                f'<rect x="{px - 2.5:.1f}" y="{py + 10:.1f}" width="5" height="5" fill="{ink}"/>'
+                "</g>"
             )
-            out += text(x + (width - 16) / 2 + 2, y + 16.5, words, size=size, fill=ink)
+            out += text(x + (width - 18) / 2 + 2, y + 21, words, size=FONT, fill=ink)
         else:
-            out += text(x + width / 2, y + 16.5, words, size=size, fill=ink)
-        return f"<g><title>{esc(self.tile_words(name))}</title>{out}</g>"
+            out += text(x + width / 2, y + 21, words, size=FONT, fill=ink)
+        return f"<title>{esc(self.tile_words(name))}</title>{out}"
 
     def tile_back(self, x: float, y: float, width: float) -> str:
         return (
-            f"<g><title>{esc(self._('face down'))}</title>"
+            f"<title>{esc(self._('face down'))}</title>"
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{TILE_H:.1f}" rx="3" '
             f'fill="{TILE_BACK}" stroke="{INK}" stroke-width="0.8"/>'
-            + text(x + width / 2, y + 17, "?", size=14, fill="#f3e6c4", font_weight="bold")
-            + "</g>"
+            + text(x + width / 2, y + 21, "?", size=FONT, fill="#f3e6c4", font_weight="bold")
         )
 
     def dispenser(self) -> str:
-        x, y, w, h = CX - 104, CY - 112, 92.0, 48.0
+        x, y, w, h = CX - 100, CY - 105, 96.0, 52.0
         actions = self.actions.dispenser
         stroke = HINT if actions else f'stroke="{INK}" stroke-width="1"'
         inner = (
+            f'<g class="dispenser{self.mark("dispenser")}">'
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="5" '
             f'fill="{TILE_BACK}" {stroke}/>'
-            + text(x + w / 2, y + 15, self._("dispenser"), size=11, fill="#f3e6c4")
+            + text(x + w / 2, y + 19, self._("dispenser"), size=FONT, fill="#f3e6c4")
             + text(
                 x + w / 2,
-                y + 38,
+                y + 43,
                 self.body["dispenser"],
-                size=18,
+                size=20,
                 fill="#ffffff",
                 font_weight="bold",
             )
+            + "</g>"
         )
         label = self._("dispenser, {count} tiles: draw another tile").format(
             count=self.body["dispenser"]
         )
-        return self.spots.put(actions, inner, label)
+        return self.spots.put(actions, inner, label, "mn-dispenser", (x, y, w, h))
 
     def die(self) -> str:
-        size = 44.0
-        x, y = CX + 14, CY - 114
+        size = 48.0
+        x, y = CX + 10, CY - 105
         pips = int(self.body.get("last_roll") or 0)
         actions = self.actions.die
         stroke = HINT if actions else f'stroke="{INK}" stroke-width="1.2"'
@@ -373,25 +470,18 @@ class _Drawing:
         ]
         for dx, dy in PIPS.get(pips, ()):
             inner.append(
-                f'<circle cx="{x + size / 2 + dx * 12:.1f}" cy="{y + size / 2 + dy * 12:.1f}" '
-                f'r="4" fill="{INK}"/>'
+                f'<circle cx="{x + size / 2 + dx * 13:.1f}" cy="{y + size / 2 + dy * 13:.1f}" '
+                f'r="4.5" fill="{INK}"/>'
             )
         caption = self._("rolled {pips}").format(pips=pips) if pips else self._("die")
-        inner.append(text(x + size + 8, y + 20, caption, size=11, anchor="start"))
         rolls = int(self.body.get("rolls") or 0)
         if rolls > 1:
-            inner.append(
-                text(
-                    x + size + 8,
-                    y + 34,
-                    self._("roll {n}").format(n=rolls),
-                    size=10,
-                    anchor="start",
-                    fill=MUTED,
-                )
-            )
+            caption += " · " + self._("roll {n}").format(n=rolls)
+        # Under the die: beside it the words would reach the ring's squares.
+        inner.append(text(x + size / 2, y + size + 20, caption, size=FONT))
         label = self._("the die: roll")
-        return self.spots.put(actions, "".join(inner), label)
+        group = f'<g class="die{self.mark("die")}">{"".join(inner)}</g>'
+        return self.spots.put(actions, group, label, "mn-die", (x, y, size, size))
 
     def lot(self) -> str:
         lot = self.body.get("lot") or {}
@@ -400,16 +490,17 @@ class _Drawing:
         count = len(face_up) + face_down
         if not count:
             return ""
-        top = CY - 38
+        top = CY + 12
         rows = (count + LOT_PER_ROW - 1) // LOT_PER_ROW
         width = min(count, LOT_PER_ROW) * (LOT_TILE_W + 4) - 4
         left = CX - width / 2
+        box = (left - 6, top - 28, width + 12, rows * TILE_STEP + 34)
         inner = [
-            f'<rect x="{left - 6:.1f}" y="{top - 20:.1f}" width="{width + 12:.1f}" '
-            f'height="{rows * TILE_STEP + 26:.1f}" rx="5" fill="#fffaf0" '
+            f'<rect x="{box[0]:.1f}" y="{box[1]:.1f}" width="{box[2]:.1f}" '
+            f'height="{box[3]:.1f}" rx="5" fill="#fffaf0" '
             + (HINT if self.actions.lot else f'stroke="{MUTED}" stroke-width="1"')
             + "/>",
-            text(CX, top - 7, self._("drawn this turn"), size=11),
+            text(CX, top - 9, self._("drawn this turn"), size=FONT),
         ]
         shown: list[str | None] = [*face_up, *([None] * face_down)]
         for i, name in enumerate(shown):
@@ -417,9 +508,19 @@ class _Drawing:
             in_row = min(LOT_PER_ROW, count - row * LOT_PER_ROW)
             x = CX - (in_row * (LOT_TILE_W + 4) - 4) / 2 + col * (LOT_TILE_W + 4)
             y = top + row * TILE_STEP
-            inner.append(
-                self.tile(name, x, y, LOT_TILE_W) if name else self.tile_back(x, y, LOT_TILE_W)
-            )
+            if name:
+                mark = self.mark("tile", name)
+                inner.append(
+                    f'<g class="tile{mark}" id="mn-tile-{name}">'
+                    + self.tile(name, x, y, LOT_TILE_W)
+                    + "</g>"
+                )
+            else:
+                inner.append(
+                    f'<g class="tile" id="mn-lot-back-{i}">'
+                    + self.tile_back(x, y, LOT_TILE_W)
+                    + "</g>"
+                )
         words = ", ".join(self.tile_words(t) for t in face_up)
         if face_down:
             down = self._("{n} face down").format(n=face_down)
@@ -429,102 +530,97 @@ class _Drawing:
         else:
             how = self._("keep them")
         label = self._("the drawn tiles ({tiles}): {how}").format(tiles=words, how=how)
-        return self.spots.put(self.actions.lot, "".join(inner), label)
-
-    def auction(self) -> str:
-        auction = self.body.get("auction")
-        if not auction:
-            return ""
-        _ = self._
-        seller = int(auction.get("seller", -1))
-        lot = self.body.get("lot") or {}
-        count = len(lot.get("face_up", [])) + int(lot.get("face_down", 0))
-        lot_rows = (count + LOT_PER_ROW - 1) // LOT_PER_ROW
-        # Below the lot, however many rows of tiles it has.
-        y = CY + 32 + max(0, lot_rows - 1) * TILE_STEP
-        if seller < 0:
-            title = _("Auction for the bank")
-        else:
-            title = _("Special auction by {seat}").format(seat=self.who(seller))
-        out = [text(CX, y, title, size=14, font_weight="bold")]
-        bidder = int(auction.get("high_bidder", -1))
-        if bidder >= 0:
-            out.append(
-                text(
-                    CX,
-                    y + 19,
-                    _("high bid {amount} yuan by {seat}").format(
-                        amount=auction.get("high_bid", 0), seat=self.who(bidder)
-                    ),
-                    size=13,
-                )
-            )
-        else:
-            out.append(text(CX, y + 19, _("no bid yet"), size=13, fill=MUTED))
-        bidders = [s for s in range(self.players) if s != seller]
-        out_of = set(auction.get("out", []))
-        overbid = set(auction.get("overbid", []))
-        step = 48.0
-        x0 = CX - step * (len(bidders) - 1) / 2
-        for i, seat in enumerate(bidders):
-            x, my = x0 + i * step, y + 46
-            if seat == self.to_move:
-                out.append(
-                    f'<circle cx="{x:.1f}" cy="{my:.1f}" r="14" fill="none" stroke="{INK}" '
-                    f'stroke-width="1.5" stroke-dasharray="3 2"/>'
-                )
-            out.append(seat_marker(seat, x, my, 9.5))
-            if seat in overbid:
-                note = _("over-bid")
-            elif seat in out_of:
-                note = _("out")
-            elif seat == self.to_move:
-                note = _("to bid")
-            elif seat == bidder:
-                note = _("high")
-            else:
-                note = _("in")
-            if seat in out_of:
-                out.append(
-                    f'<line x1="{x - 10:.1f}" y1="{my + 10:.1f}" x2="{x + 10:.1f}" '
-                    f'y2="{my - 10:.1f}" stroke="{INK}" stroke-width="2"/>'
-                )
-            out.append(text(x, my + 27, note, size=11))
-        return f'<g class="auction">{"".join(out)}</g>'
-
-    def result(self) -> str:
-        b = self.body
-        if b["phase"] != "over":
-            return ""
-        _ = self._
-        winners = [seat_label(w) for w in b.get("winners", [])]
-        y = CY + 50
-        out = [text(CX, y, _("Game over"), size=15, font_weight="bold")]
-        if winners:
-            out.append(
-                text(CX, y + 20, _("won by {winners}").format(winners=", ".join(winners)), size=13)
-            )
-        end = b.get("end")
-        if end == "collection":
-            out.append(text(CX, y + 38, _("a collection is complete"), size=11, fill=MUTED))
-        elif end == "cap":
-            out.append(text(CX, y + 38, _("the turn limit is reached"), size=11, fill=MUTED))
-        return "".join(out)
+        group = f'<g class="lot{self.mark("lot")}">{"".join(inner)}</g>'
+        return self.spots.put(self.actions.lot, group, label, "mn-lot", box)
 
     def middle(self) -> str:
+        return "".join([self.dispenser(), self.die(), self.lot()])
+
+    # -- under the ring: the auction, the lot's receiver, the end ----------------------------
+
+    def news(self, top: float) -> tuple[str, float]:
+        """The auction, the lot's receiver or the game's end, told under the ring."""
+        _ = self._
         b = self.body
-        parts = [self.dispenser(), self.die(), self.lot(), self.auction(), self.result()]
+        out: list[str] = []
+        y = top
+        room = WIDTH - 2 * MARGIN - 16
+
+        def line(words: str, bold: bool = False, fill: str = INK) -> None:
+            nonlocal y
+            for part in wrap(words, FONT, room, bold=bold):
+                y += 21
+                weight = {"font_weight": "bold"} if bold else {}
+                out.append(text(CX, y, part, size=FONT, fill=fill, **weight))
+
+        auction = b.get("auction")
+        if auction:
+            seller = int(auction.get("seller", -1))
+            if seller < 0:
+                line(_("Auction for the bank"), bold=True)
+            else:
+                line(_("Special auction by {seat}").format(seat=self.who(seller)), bold=True)
+            bidder = int(auction.get("high_bidder", -1))
+            if bidder >= 0:
+                line(
+                    _("high bid {amount} yuan by {seat}").format(
+                        amount=auction.get("high_bid", 0), seat=self.who(bidder)
+                    )
+                )
+            else:
+                line(_("no bid yet"), fill=MUTED)
+            bidders = [s for s in range(self.players) if s != seller]
+            out_of = set(auction.get("out", []))
+            overbid = set(auction.get("overbid", []))
+            step = min(110.0, room / max(1, len(bidders)))
+            x0 = CX - step * (len(bidders) - 1) / 2
+            my = y + 24
+            for i, seat in enumerate(bidders):
+                x = x0 + i * step
+                if seat == self.to_move:
+                    out.append(
+                        f'<circle cx="{x:.1f}" cy="{my:.1f}" r="15" fill="none" stroke="{INK}" '
+                        f'stroke-width="1.5" stroke-dasharray="3 2"/>'
+                    )
+                out.append(seat_marker(seat, x, my, 11, size=FONT))
+                if seat in overbid:
+                    note = _("over-bid")
+                elif seat in out_of:
+                    note = _("out")
+                elif seat == self.to_move:
+                    note = _("to bid")
+                elif seat == bidder:
+                    note = _("high")
+                else:
+                    note = _("in")
+                if seat in out_of:
+                    out.append(
+                        f'<line x1="{x - 11:.1f}" y1="{my + 11:.1f}" x2="{x + 11:.1f}" '
+                        f'y2="{my - 11:.1f}" stroke="{INK}" stroke-width="2"/>'
+                    )
+                out.append(text(x, my + 34, note, size=FONT))
+            y = my + 42
         receiver = int(b.get("receiver", -1))
         if receiver >= 0 and b["phase"] == "reveal":
-            parts.append(
-                text(
-                    CX,
-                    CY + 120,
-                    self._("the lot goes to {seat}").format(seat=self.who(receiver)),
-                    size=11,
-                )
-            )
-        return "".join(parts)
+            line(_("the lot goes to {seat}").format(seat=self.who(receiver)))
+        if b["phase"] == "over":
+            line(_("Game over"), bold=True)
+            winners = [self.name(w) for w in b.get("winners", [])]
+            if winners:
+                line(_("won by {winners}").format(winners=", ".join(winners)))
+            end = b.get("end")
+            if end == "collection":
+                line(_("a collection is complete"), fill=MUTED)
+            elif end == "cap":
+                line(_("the turn limit is reached"), fill=MUTED)
+        if not out:
+            return "", top
+        mark = self.mark("auction")
+        box = (
+            f'<rect x="{MARGIN:.1f}" y="{top:.1f}" width="{WIDTH - 2 * MARGIN:.1f}" '
+            f'height="{y - top + 10:.1f}" rx="6" fill="#fffaf0" stroke="{MUTED}"/>'
+        )
+        return f'<g class="news{mark}" id="mn-news">{box}{"".join(out)}</g>', y + 16
 
     # -- the collections -----------------------------------------------------------------
 
@@ -565,9 +661,9 @@ class _Drawing:
         bands = [self.animals[i : i + BAND] for i in range(0, len(self.animals), BAND)]
         rows = [max(len(by_animal.get(a, [])) for a in band) for band in bands]
         if tiles:
-            height = SEAT_LINE + sum(BAND_HEAD + r * TILE_STEP + 4 for r in rows) + 4
+            height = SEAT_LINE + sum(BAND_HEAD + r * TILE_STEP + 6 for r in rows) + 4
         else:
-            height = SEAT_LINE + BAND_HEAD + 4
+            height = SEAT_LINE + BAND_HEAD + 8
         own = seat == self.viewer
         turn = b["phase"] != "over" and seat == b.get("turn_of")
         fill = "#fff3c4" if turn else "#ffffff"
@@ -575,24 +671,28 @@ class _Drawing:
             f'<rect x="{MARGIN:.1f}" y="{top:.1f}" width="{WIDTH - 2 * MARGIN:.1f}" '
             f'height="{height:.1f}" rx="6" fill="{fill}" stroke="{INK}" '
             f'stroke-width="{2.5 if own else 0.8}"/>',
-            seat_marker(seat, MARGIN + 16, top + 16, 9),
+            seat_marker(seat, MARGIN + 18, top + 17, 10, size=FONT),
         ]
         sign = b["signs"][seat] if seat < len(b["signs"]) else None
-        name = seat_label(seat) + (f" · {self._(sign)}" if sign else "")
-        out.append(text(MARGIN + 32, top + 21, name, size=15, anchor="start", font_weight="bold"))
+        money = self.money(seat)
+        room = WIDTH - 2 * MARGIN - 46 - text_width(money, FONT) - 16
+        name = _fit(self.name(seat), FONT, room - (90 if sign else 0))
+        if sign:
+            name += f" · {self._(sign)}"
+        out.append(text(MARGIN + 34, top + 23, name, size=FONT, anchor="start", font_weight="bold"))
+        out.append(text(WIDTH - MARGIN - 8, top + 23, money, size=FONT, anchor="end"))
         badges = self.badges(seat)
         if badges:
             out.append(
                 text(
-                    max(MARGIN + 140, MARGIN + 44 + 9 * len(name)),
-                    top + 21,
+                    MARGIN + 34,
+                    top + 43,
                     " · ".join(badges),
-                    size=13,
+                    size=FONT,
                     anchor="start",
                     font_style="italic",
                 )
             )
-        out.append(text(WIDTH - MARGIN - 8, top + 21, self.money(seat), size=14, anchor="end"))
         holders: list[int] = list(b["sector_holders"])
         y = top + SEAT_LINE
         for band, band_rows in zip(bands, rows) if tiles else ():
@@ -610,10 +710,9 @@ class _Drawing:
                         f'fill="{INK}"><title>{esc(self._("holds the sector"))}</title></rect>'
                     )
                 ink = "#ffffff" if held else (INK if stack else MUTED)
-                weight = "bold" if held or stack else "normal"
-                out.append(text(cx, y + 13, self._(animal), size=12, fill=ink, font_weight=weight))
+                out.append(text(cx, y + 16, self._(animal), size=FONT, fill=ink))
                 for i, tile in enumerate(stack):
-                    tx, ty = cx - TILE_W / 2, y + BAND_HEAD + i * TILE_STEP
+                    tx, ty = cx - TILE_W / 2, y + BAND_HEAD + 2 + i * TILE_STEP
                     actions = self.actions.tile.get(tile, [])
                     inner = self.tile(tile, tx, ty)
                     if actions:
@@ -622,55 +721,116 @@ class _Drawing:
                             f'width="{TILE_W + 3:.1f}" height="{TILE_H + 3:.1f}" rx="4" '
                             f'fill="none" {HINT}/>'
                         )
+                    inner = f'<g class="tile{self.mark("tile", tile)}">{inner}</g>'
                     label = self.tile_label(seat, tile, actions)
-                    out.append(self.spots.put(actions, inner, label))
-            y += BAND_HEAD + band_rows * TILE_STEP + 4
+                    out.append(
+                        self.spots.put(
+                            actions, inner, label, f"mn-tile-{tile}", (tx, ty, TILE_W, TILE_H)
+                        )
+                    )
+            y += BAND_HEAD + band_rows * TILE_STEP + 6
         if not tiles:
             out.append(
-                text(
-                    CX,
-                    top + SEAT_LINE + 13,
-                    self._("no tiles yet"),
-                    size=12,
-                    fill=MUTED,
-                )
+                text(CX, top + SEAT_LINE + 16, self._("no tiles yet"), size=FONT, fill=MUTED)
             )
-        return f'<g class="seat seat{seat}">{"".join(out)}</g>', height
+        mark = self.mark("seat", str(seat))
+        return (
+            f'<g class="seat seat{seat}{mark}" id="mn-seat-{seat}">{"".join(out)}</g>',
+            height,
+        )
 
     def tile_label(self, seat: int, tile: str, actions: Sequence[str]) -> str:
         words = self.tile_words(tile)
         if any(a.startswith("cash") for a in actions):
             return self._("your {tile}: cash in").format(tile=words)
         if actions:
-            return self._("{seat}'s {tile}: take it").format(seat=seat_label(seat), tile=words)
+            return self._("{seat}'s {tile}: take it").format(seat=self.name(seat), tile=words)
         return words
+
+    # -- the legend ------------------------------------------------------------------------
+
+    def legend(self, top: float) -> tuple[str, float]:
+        """The board's symbols in words, each beside a small drawing of itself."""
+        _ = self._
+
+        def character(y: float) -> str:
+            return (
+                f'<rect x="{MARGIN + 6:.1f}" y="{y - 14:.1f}" width="28" height="28" rx="2" '
+                f'fill="{CHARACTER_FILL}"/>'
+                + text(MARGIN + 20, y + 6, self.characters[0], size=18, fill="#fff4d6")
+            )
+
+        def pagoda(y: float) -> str:
+            return (
+                f'<rect x="{MARGIN:.1f}" y="{y - 15:.1f}" width="40" height="{TILE_H:.1f}" '
+                f'rx="3" fill="{TILE_FILLS["red"][0]}" stroke="{INK}" stroke-width="0.8"/>'
+                f'<polygon points="{MARGIN + 15:.1f},{y - 3:.1f} {MARGIN + 20:.1f},{y - 8:.1f} '
+                f'{MARGIN + 25:.1f},{y - 3:.1f}" fill="#fff"/>'
+                f'<polygon points="{MARGIN + 13.5:.1f},{y + 2:.1f} {MARGIN + 20:.1f},{y - 3:.1f} '
+                f'{MARGIN + 26.5:.1f},{y + 2:.1f}" fill="#fff"/>'
+                f'<rect x="{MARGIN + 17.5:.1f}" y="{y + 2:.1f}" width="5" height="5" fill="#fff"/>'
+            )
+
+        def back(y: float) -> str:
+            return (
+                f'<rect x="{MARGIN:.1f}" y="{y - 15:.1f}" width="40" height="{TILE_H:.1f}" '
+                f'rx="3" fill="{TILE_BACK}"/>'
+                + text(MARGIN + 20, y + 6, "?", size=FONT, fill="#f3e6c4", font_weight="bold")
+            )
+
+        def held(y: float) -> str:
+            return (
+                f'<rect x="{MARGIN:.1f}" y="{y - 11:.1f}" width="40" height="20" rx="2" '
+                f'fill="{INK}"/>'
+            )
+
+        def turn(y: float) -> str:
+            return (
+                f'<circle cx="{MARGIN + 20:.1f}" cy="{y:.1f}" r="{STONE + 4:.1f}" fill="#fff" '
+                f'stroke="{INK}" stroke-width="1.5" stroke-dasharray="3 2"/>'
+                + seat_marker(0, MARGIN + 20, y, STONE, label=False)
+            )
+
+        def hint(y: float) -> str:
+            return (
+                f'<rect x="{MARGIN:.1f}" y="{y - 14:.1f}" width="40" height="28" rx="4" '
+                f'fill="none" {HINT}/>'
+            )
+
+        symbols: list[tuple[Callable[[float], str], str]] = [
+            (character, _("red square with a character: the animal's sign on the ring")),
+            (
+                pagoda,
+                _(
+                    "pagoda on a tile: the animal's Emperor tile, cashed in for 400 yuan (others 200)"
+                ),
+            ),
+            (back, _("a tile drawn face down, turned over at the end of the turn")),
+            (held, _("an animal's name inverted in a collection: that seat holds the sector")),
+            (turn, _("dashed ring around a mandarin: the seat whose turn it is")),
+            (hint, _("dashed outline: you may click this now")),
+        ]
+        out = [text(MARGIN, top + 20, _("Legend"), size=FONT, anchor="start", font_weight="bold")]
+        y = top + 34
+        for drawing, words in symbols:
+            lines = wrap(words, FONT, WIDTH - MARGIN - 60)
+            out.append(drawing(y + 10 * len(lines)))
+            for k, line in enumerate(lines):
+                out.append(text(MARGIN + 52, y + 16 + 20 * k, line, size=FONT, anchor="start"))
+            y += 20 * len(lines) + 12
+        return f'<g class="legend" id="mn-legend">{"".join(out)}</g>', y
 
     # -- the whole -----------------------------------------------------------------------
 
     def head(self) -> str:
         b = self.body
-        # The awaited decision stays inside the board: one line when it fits, else two
-        # at a smaller size (a German prompt with its cash-in note runs to 100 letters).
-        room = WIDTH - 2 * MARGIN - 8
-        size, lines = 15.0, wrap(self.status(), 15.0, room, bold=True)
-        while len(lines) > 2 and size > 9:
-            size -= 0.5
-            lines = wrap(self.status(), size, room, bold=True)
-        if len(lines) == 1:
-            status = text(MARGIN + 4, 19, lines[0], size=size, anchor="start", font_weight="bold")
-        else:
-            size = min(size, 13.0)
-            status = "".join(
-                text(
-                    MARGIN + 4,
-                    14 + i * (size + 2),
-                    line,
-                    size=size,
-                    anchor="start",
-                    font_weight="bold",
-                )
-                for i, line in enumerate(lines)
-            )
+        # The awaited decision stays inside the board: up to three lines (a German prompt
+        # with its cash-in note runs to 100 letters).
+        lines = wrap(self.status(), FONT, WIDTH - 2 * MARGIN - 8, bold=True)[:3]
+        status = "".join(
+            text(MARGIN + 4, 22 + 20 * i, line, size=FONT, anchor="start", font_weight="bold")
+            for i, line in enumerate(lines)
+        )
         out = [f'<g class="prompt">{status}</g>']
         turns = int(b.get("turns", 0))
         cap = int(b.get("turn_cap", 0))
@@ -679,19 +839,48 @@ class _Drawing:
         )
         if b.get("money_variant"):
             info += " · " + self._("money variant: the richest wins")
-        below = 35 if len(lines) == 1 else 14 + 2 * (size + 2) + 6
-        out.append(text(MARGIN + 4, below, info, size=11, anchor="start", fill=MUTED))
+        below = 22 + 20 * len(lines) + 2
+        out.append(text(MARGIN + 4, below, info, size=FONT, anchor="start", fill=MUTED))
         return "".join(out)
 
     def draw(self) -> Board:
         parts = [self.head(), self.ring(), self.middle()]
-        top = RING_BOTTOM + 4
+        news, top = self.news(RING_BOTTOM)
+        parts.append(news)
+        top += 4
         for seat in range(self.players):
             panel, height = self.panel(seat, top)
             parts.append(panel)
             top += height + PANEL_GAP
+        legend, top = self.legend(top)
+        parts.append(legend)
         title = self._("Mandarin board")
-        return Board(document(WIDTH, top + 2, parts, title), self.spots.placed)
+        return Board(document(WIDTH, top + 6, parts, title), self.spots.placed)
+
+
+def _fit(name: str, size: float, width: float) -> str:
+    """`name` cut short with an ellipsis where it would run wider than `width`."""
+    if text_width(name, size, True) <= width:
+        return name
+    while name and text_width(name + "…", size, True) > width:
+        name = name[:-1]
+    return name + "…"
+
+
+def confirm(notation: str, board: BoardInput) -> str | None:
+    """What a move that cannot be taken back will do, to be confirmed first: cashing in
+    gives a tile up for good (MA-2.1), and a pass leaves the auction for good (MA-4.3)."""
+    _ = board.gettext
+    verb, _sep, tile = notation.partition(" ")
+    if verb == "cash" and tile:
+        words = f"{_(_animal_of(tile))} {_(_colour_of(tile))}"
+        amount = 400 if tile in PAGODA_TILES else 200
+        return _(
+            "Cash in your {tile} tile for {amount} yuan: it goes back into the dispenser."
+        ).format(tile=words, amount=amount)
+    if notation == "pass" and board.body.get("auction"):
+        return _("Pass: you leave this auction and may not bid on this lot again.")
+    return None
 
 
 def render(board: BoardInput) -> Board:
