@@ -3,6 +3,8 @@ call, into arrays made once."""
 
 from __future__ import annotations
 
+import gc
+from multiprocessing import shared_memory
 from typing import Any
 
 import numpy as np
@@ -140,6 +142,16 @@ def test_worker_processes_play_the_same_games_into_shared_memory() -> None:
         shared.close()
         alone.close()
     assert shared._buffers.memory is None  # released on close
+    forgotten = TianxiaVectorEnv("greatwall", 2, players=2, workers=1)
+    memory, pool = forgotten._buffers.memory, forgotten._pool
+    assert memory is not None and pool is not None
+    name, processes = memory.name, list(pool.processes)
+    del memory, pool
+    del forgotten
+    gc.collect()
+    with pytest.raises(FileNotFoundError):
+        shared_memory.SharedMemory(name=name)  # released when the environment went
+    assert not any(p.is_alive() for p in processes)
 
 
 def test_seats_plays_every_seat_as_the_pettingzoo_environment_does() -> None:

@@ -131,7 +131,13 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
         self._pool: _Pool | None = None
         self.tables: list[Table] = []
         if workers:
-            self._pool = _Pool(workers, num_envs, self._buffers, self._spec, self.opponents, mode)
+            try:
+                self._pool = _Pool(
+                    workers, num_envs, self._buffers, self._spec, self.opponents, mode
+                )
+            except BaseException:
+                self._buffers.close()
+                raise
         else:
             self.tables = [
                 Table(game, seat, _own(self.opponents), reward, illegal_action)
@@ -243,6 +249,13 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
             self._pool.close()
             self._pool = None
         self._buffers.close()
+
+    def __del__(self) -> None:
+        # Worker processes and shared memory outlive a forgotten environment otherwise.
+        if getattr(self, "_pool", None) is not None or getattr(
+            getattr(self, "_buffers", None), "memory", None
+        ):
+            self.close_extras()
 
     # --- helpers ----------------------------------------------------------------
     def _observations(self) -> dict[str, np.ndarray]:
@@ -570,7 +583,17 @@ class _Pool:
             self.pipes.append(mine)
             self.processes.append(p)
         for pipe in self.pipes:
-            status, payload = pipe.recv()
+            try:
+                status, payload = pipe.recv()
+            except EOFError:
+                status, payload = (
+                    "error",
+                    (
+                        "it ended at once (workers are spawned and import the main module "
+                        "again: start them from a file whose work runs under "
+                        "`if __name__ == '__main__':`)"
+                    ),
+                )
             if status != "ready":
                 self.close()
                 raise RuntimeError(f"a worker failed to start: {payload}")
@@ -579,7 +602,10 @@ class _Pool:
         out = []
         failure = None
         for pipe in self.pipes:
-            status, payload = pipe.recv()
+            try:
+                status, payload = pipe.recv()
+            except EOFError:
+                status, payload = "error", "a worker process ended"
             if status == "error":
                 failure = payload
             out.append(payload)
