@@ -226,3 +226,44 @@ def test_no_template_writes_a_plural_as_a_parenthesis() -> None:
         ids = [m.id for m in read_po(f) if m.id]
     forms = [i for i in ids for s in ([i] if isinstance(i, str) else i) if re.search(r"\w\(s\)", s)]
     assert not forms, forms
+
+
+@pytest.mark.parametrize("name", TITLES)
+def test_a_bots_reason_is_a_sentence_in_words_in_every_language(name: str) -> None:
+    from tianxia.bots import make
+    from tianxia.play.table import explanation_of
+    from tianxia.web.sentences import bot_reason
+
+    game = load_game(name, 3)
+    bots = [
+        make("random", game, 0, seed=1),
+        make("greedy", game, 1, seed=1),
+        make("ismcts", game, 2, seed=1, simulations=30),
+    ]
+    match = Match(game, seed=4)
+    rng = random.Random(4)
+    reasons: dict[str, str] = {}
+    for _ in range(60):
+        state = match.state
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            _step(match, rng)
+            continue
+        bot = bots[state.current_player()]
+        match.play(bot.act(state))
+        kept = explanation_of(bot)
+        # The sentence first, the search's figures still behind it.
+        assert kept.splitlines()[0] == bot.reason() and bot.explain() in kept
+        reasons.setdefault(type(bot).__name__, bot_reason(kept, "en", name))
+    assert set(reasons) == {"RandomBot", "GreedyBot", "ISMCTSBot"}, reasons
+    for text in reasons.values():
+        assert not re.search(r"evaluation|determinis|visits|legal actions", text), text
+        found = sentence_template(text, name)
+        assert found is not None and found[0] == SENTENCE, text
+        for lang in ("nl", "de"):
+            said = translate_sentence(text, lang, name)
+            # The reason's words and the move's own sentence inside are translated.
+            assert said != text and "games" not in said and " moves" not in said, said
+            inner = found[2][-1]
+            assert translate_sentence(inner, lang, name) in said, (inner, said)

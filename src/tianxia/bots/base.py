@@ -15,6 +15,55 @@ from typing import Any, ClassVar
 from tianxia.core import Action, Game, State
 
 
+def move_in_words(state: State, action: Action) -> str:
+    """`action` as the sentence the game's rules write for it ("P1 places a house on ...")."""
+    return state.explain(action).removeprefix("legal: ")
+
+
+def in_words(
+    kind: str, move: str, count: int = 0, runner_up: str = "", tried: int = 0, total: int = 0
+) -> str:
+    """Why a bot chose `move` (the move's own sentence), in words a player reads: the first
+    thing its explanation says. Every sentence here is a template of the catalogues, so a
+    Dutch or German player reads it, the moves inside in their words too.
+
+    kind: "only" (no other move), "random" (one of `count`), "greedy" (the best position
+    one move ahead of `count`, `runner_up` next), "search" (tried in `tried` of `total`
+    simulated games, more than any other; `runner_up` next, tried `count` times),
+    "best_mean" (of `total` simulated games, the move whose games went best).
+    """
+    if kind == "only":
+        return f"Played the only move open: {move}"
+    if kind == "random":
+        return f"Chose at random among {count} moves: {move}"
+    if kind == "greedy" and runner_up:
+        return (
+            f"Looked one move ahead at {count} moves and chose the one that leaves it best "
+            f"placed: {move}. Next best: {runner_up}"
+        )
+    if kind == "greedy":
+        return (
+            f"Looked one move ahead at {count} moves and chose the one that leaves it best "
+            f"placed: {move}"
+        )
+    if kind == "best_mean" and runner_up:
+        return (
+            f"Played out {total} games in thought and chose the move whose games went best "
+            f"for it: {move}. Next best: {runner_up}"
+        )
+    if not runner_up:
+        return f"Tried this move in all {total} games it played out in thought: {move}"
+    if count == 1:
+        return (
+            f"Tried this move in {tried} of {total} games it played out in thought, more "
+            f"than any other: {move}. Next most tried, once: {runner_up}"
+        )
+    return (
+        f"Tried this move in {tried} of {total} games it played out in thought, more than "
+        f"any other: {move}. Next most tried, {count} times: {runner_up}"
+    )
+
+
 def _check_number(
     bot: str, name: str, value: Any, *, kind: type, low: float, high: float | None = None
 ) -> Any:
@@ -64,6 +113,7 @@ class Bot(ABC):
         self.rng = random.Random(seed)
         self.options: dict[str, Any] = {**self.OPTIONS, **options}
         self._explanation = f"{self.NAME}: no decision yet"
+        self._reason = "No decision yet"
 
     def act(self, state: State) -> Action:
         """The action this bot takes in `state`, where its seat is to move.
@@ -86,6 +136,7 @@ class Bot(ABC):
         legal = state.legal_actions()
         if len(legal) == 1:
             self._explanation = f"{self.NAME}: {legal[0]} is the only legal action"
+            self._reason = in_words("only", move_in_words(state, legal[0]))
             return legal[0]
         return self._choose(state, legal)
 
@@ -96,6 +147,11 @@ class Bot(ABC):
     def explain(self) -> str:
         """Why the last action was chosen: alternatives, their figures, evaluation terms."""
         return self._explanation
+
+    def reason(self) -> str:
+        """Why the last action was chosen, in one sentence a player reads (`in_words`);
+        `explain` keeps the figures behind it."""
+        return self._reason
 
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v!r}" for k, v in self.options.items())

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from tianxia.bots.base import Bot, _check_number, terms_text
+from tianxia.bots.base import Bot, _check_number, in_words, move_in_words, terms_text
 from tianxia.bots.evaluation import mean_terms, settle, value_for
 from tianxia.core import Action, Game, State
 
@@ -59,4 +59,11 @@ class GreedyBot(Bot):
         terms = mean_terms((settle(w.apply_unchecked(choice), self.rng) for w in worlds), seat)
         lines.append(f"  terms after {choice}: {terms_text(terms)}")
         self._explanation = "\n".join(lines)
+        others = [a for _, a in ranked if a != choice]
+        self._reason = in_words(
+            "greedy",
+            move_in_words(state, choice),
+            len(legal),
+            move_in_words(state, others[0]) if others else "",
+        )
         return choice

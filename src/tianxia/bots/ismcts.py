@@ -19,7 +19,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from tianxia.bots.base import Bot, _check_number, terms_text
+from tianxia.bots.base import Bot, _check_number, in_words, move_in_words, terms_text
 from tianxia.bots.evaluation import mean_terms, settle, value_for, values
 from tianxia.core import CHANCE, TERMINAL, Action, Game, State, sample_chance
 
@@ -209,6 +209,7 @@ class ISMCTSBot(Bot):
             legal = self._abstract(state, legal)
             if len(legal) == 1:
                 self._explanation = f"{self.NAME}: {legal[0]} is the only action weighed"
+                self._reason = in_words("only", move_in_words(state, legal[0]))
                 return legal[0]
         budget = self.simulations if self.simulations is not None else math.inf
         start = time.perf_counter()
@@ -242,6 +243,20 @@ class ISMCTSBot(Bot):
         ranked = sorted(merged.items(), key=rank)
         choice = ranked[0][0]
         self._explanation = self._describe_search(choice, ranked, samples)
+        chosen = ranked[0][1].visits
+        if len(ranked) > 1:
+            second, node = ranked[1]
+            runner_up, twice = move_in_words(state, second), node.visits
+        else:
+            runner_up, twice = "", 0
+        self._reason = in_words(
+            "best_mean" if self.by_mean else "search",
+            move_in_words(state, choice),
+            twice,
+            runner_up,
+            chosen,
+            done,
+        )
         return choice
 
     def _seed_root(self, root: _Node, state: State, legal: tuple[Action, ...]) -> None:

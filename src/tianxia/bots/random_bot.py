@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tianxia.bots.base import Bot
+from tianxia.bots.base import Bot, in_words, move_in_words
 from tianxia.core import Action, State
 
 
@@ -14,4 +14,5 @@ class RandomBot(Bot):
     def _choose(self, state: State, legal: tuple[Action, ...]) -> Action:
         choice = self.rng.choice(legal)
         self._explanation = f"random: {choice}, drawn uniformly from {len(legal)} legal actions"
+        self._reason = in_words("random", move_in_words(state, choice), len(legal))
         return choice

@@ -37,21 +37,39 @@ class Bot(Protocol):
     def explain(self) -> str: ...
 
 
+def explanation_of(bot: Bot) -> str:
+    """What a table keeps of a bot's move: its reason in words on the first line (what a
+    player reads), then the figures its search gives (what the terminal shows too)."""
+    reason = getattr(bot, "reason", None)
+    words = reason() if callable(reason) else ""
+    return f"{words}\n{bot.explain()}" if words else bot.explain()
+
+
 class RandomBot:
     """The bot used when `tianxia.bots` is not installed: a seeded uniform choice."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self._why = "it has not moved yet"
+        self._reason = ""
 
     def act(self, state: State) -> Action:
         legal = state.legal_actions()
         choice = self.rng.choice(legal)
         self._why = f"chose {choice} at random among {len(legal)} legal actions"
+        try:
+            from tianxia.bots.base import in_words, move_in_words
+        except ImportError:  # the sentences live with the bots
+            return choice
+        kind = "only" if len(legal) == 1 else "random"
+        self._reason = in_words(kind, move_in_words(state, choice), len(legal))
         return choice
 
     def explain(self) -> str:
         return self._why
+
+    def reason(self) -> str:
+        return self._reason
 
 
 def make_bot(strength: str, game: Game, seat: int, seed: int) -> Bot:
@@ -212,7 +230,7 @@ class Table:
         state = self.state
         bot = self.bots[seat]
         action = bot.act(state)
-        return state, action, bot.explain()
+        return state, action, explanation_of(bot)
 
     def play_bot(self, seat: int, state: State, action: Action, why: str) -> bool:
         """Apply a bot's choice made on `state`; refuse it if the table moved meanwhile."""

@@ -337,12 +337,17 @@ def create_app(
         step: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
         seat: Annotated[int | None, Query(ge=0, le=16)] = None,
         board: bool = False,
-        lang: Annotated[str, Query(pattern="^(en|nl|de)$")] = "en",
+        lang: Annotated[str, Query(pattern="^(en|nl|de|xx)$")] = "en",
         marks: bool = False,
     ) -> dict[str, Any]:
         """A finished game action by action: the view of `seat` (default: spectator),
         with the board as SVG when `board` is asked for, and with `marks` the steps a
         replay stops at when it goes by decision, round or seat."""
+        from tianxia.web.i18n import accepted
+        from tianxia.web.sentences import bot_reason
+
+        if lang not in accepted():
+            raise HTTPException(422, f"no language {lang!r} here")
         live = await live_or_404(hub, game_id)
         _finished(live)
         m = live.table.match
@@ -355,7 +360,10 @@ def create_app(
             "steps": m.seq,
             "view": view,
             "events": m.events_for(seat)[:step],
-            "why": {str(k): text for k, (_, text) in live.table.explanations.items()},
+            "why": {
+                str(k): bot_reason(text, lang, live.game.NAME)
+                for k, (_, text) in live.table.explanations.items()
+            },
         }
         if marks:
             from tianxia.web.tableview import replay_marks

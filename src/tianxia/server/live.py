@@ -369,7 +369,12 @@ class LiveGame:
         if state.is_terminal():
             # A bot's reasons name the moves it weighed, which can tell what it held:
             # they are shown once the game is over and nothing is hidden any more.
-            msg["why"] = {str(seq): text for seq, (_, text) in t.explanations.items()}
+            from tianxia.web.sentences import bot_reason
+
+            msg["why"] = {
+                str(seq): bot_reason(text, conn.lang, self.game.NAME)
+                for seq, (_, text) in t.explanations.items()
+            }
         conn.sent_seq = t.seq
         return msg
 
@@ -684,7 +689,7 @@ class LiveGame:
                 st = t.state
                 stand_in = RandomBot(seq)
                 action = stand_in.act(st)
-                why = f"the bot failed; {stand_in.explain()}"
+                why = f"{stand_in.reason()}\nthe bot failed; {stand_in.explain()}"
             async with self.lock:
                 if t.seq != seq or t.state is not st or t.bots.get(seat) is not bot:
                     continue
@@ -734,12 +739,15 @@ class LiveGame:
 
 
 def _think(bot: Any, state: State) -> tuple[State, Any, str]:
-    return state, bot.act(state), bot.explain()
+    from tianxia.play.table import explanation_of
+
+    return state, bot.act(state), explanation_of(bot)
 
 
 def _in_words_of(msg: dict[str, Any], lang: str, game: str) -> None:
     """The log's sentences and the moves' explanations of a view in `lang`: translated
     from the texts the viewer may read, so a translation tells no more than they do."""
+    from tianxia.web.i18n import seat_label
     from tianxia.web.sentences import translate_sentence
 
     msg["legal"] = [
@@ -749,6 +757,7 @@ def _in_words_of(msg: dict[str, Any], lang: str, game: str) -> None:
         {**e, "text": translate_sentence(e["text"], lang, game)} if e.get("text") else e
         for e in msg["events"]
     ]
+    msg["seats"] = [{**s, "name": seat_label(str(s["name"]), lang)} for s in msg["seats"]]
 
 
 class Hub:

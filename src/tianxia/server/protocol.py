@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 MAX_FRAME = 16 * 1024  # bytes of one client message
 MAX_TEXT = 64  # characters of an action's notation or an action id
@@ -28,7 +28,17 @@ class Hello(_Message):
     player: Annotated[str, Field(min_length=1, max_length=64)] | None = None
     # A browser asks for the board drawn as SVG in every view, in its language.
     board: bool = False
-    lang: Literal["en", "nl", "de"] = "en"
+    # `xx` is the test-only pseudo-locale, refused unless the server runs with it.
+    lang: Literal["en", "nl", "de", "xx"] = "en"
+
+    @field_validator("lang")
+    @classmethod
+    def _offered(cls, lang: str) -> str:
+        from tianxia.web.i18n import accepted
+
+        if lang not in accepted():
+            raise ValueError(f"no language {lang!r} here")
+        return lang
 
 
 class Act(_Message):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from collections.abc import Callable
 from io import BytesIO
 from pathlib import Path
@@ -173,6 +174,19 @@ def script_strings() -> tuple[list[str], list[tuple[str, str]]]:
                 else:
                     single.append(message)
     return single, plural
+
+
+_BOT_NAME = re.compile(r"^bot \((\w+)\)$")
+
+
+def seat_label(name: str, lang: str) -> str:
+    """A seat's name as `lang` shows it: a bot's ("bot (easy)") translated, a person's
+    as chosen."""
+    m = _BOT_NAME.match(name)
+    if m is None or lang == "en":
+        return name
+    gettext = gettext_for(lang)
+    return gettext(N_("bot ({strength})")).format(strength=gettext(m.group(1)))
 
 
 def js_strings(lang: str) -> dict[str, str | list[str]]:

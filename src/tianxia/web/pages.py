@@ -24,6 +24,7 @@ from tianxia.web.i18n import (
     LANG_NAMES,
     LANGS,
     N_,
+    accepted,
     gettext_for,
     js_strings,
     negotiate,
@@ -269,7 +270,7 @@ def page(request: Request, template: str, **context: Any) -> HTMLResponse:
         **context,
     )
     response = HTMLResponse(html)
-    if request.query_params.get("lang") in LANGS:
+    if request.query_params.get("lang") in accepted():
         response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
     return response
 

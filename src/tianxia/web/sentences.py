@@ -43,8 +43,8 @@ GAME_OF_RULE = {
     "SR": "silkroad",
 }
 # Functions whose every string is a sentence a player reads, and the files they are in.
-SENTENCE_SOURCES = ["games/*/rules.py", "core/game.py"]
-SENTENCE_FUNCTIONS = {"describe", "event", "explain", "explained_actions"}
+SENTENCE_SOURCES = ["games/*/rules.py", "core/game.py", "bots/base.py"]
+SENTENCE_FUNCTIONS = {"describe", "event", "explain", "explained_actions", "in_words"}
 # Calls whose string arguments are names in the code, never read by a player.
 _CODE_CALLS = {"getattr", "hasattr", "isinstance", "setattr"}
 
@@ -326,6 +326,12 @@ def translate_sentence(text: str, lang: str, game: str = "") -> str:
         return text
     # Every template has fixed words, so each value is shorter than the text.
     return _fill(translated, values, lang, game) or text
+
+
+def bot_reason(explanation: str, lang: str, game: str = "") -> str:
+    """What a player reads of a bot's explanation: its first line, the reason in words,
+    in `lang`; the figures after it stay for the terminal and the log."""
+    return translate_sentence(explanation.split("\n", 1)[0], lang, game)
 
 
 def sentence_template(text: str, game: str = "") -> tuple[str, str, list[str]] | None:
