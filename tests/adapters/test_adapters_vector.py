@@ -220,3 +220,16 @@ def test_an_action_a_game_does_not_allow_moves_no_game() -> None:
     with pytest.raises(IllegalActionError, match="game 1"):
         strict.step(bad)
     assert [list(t.match.log) for t in strict.tables if t.match is not None] == logs
+
+
+def test_gymnasium_make_vec_builds_the_batched_environment() -> None:
+    import gymnasium
+
+    from tianxia.adapters.gym import env_id, register
+
+    register(["greatwall"])
+    envs = gymnasium.make_vec(env_id("greatwall"), num_envs=3, players=2, reward="rank")
+    assert isinstance(envs, TianxiaVectorEnv) and envs.num_envs == 3
+    obs, _ = envs.reset(seed=0)
+    assert obs["observation"].shape == (3, envs.encoding.size)
+    envs.close()

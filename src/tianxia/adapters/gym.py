@@ -22,7 +22,8 @@ play the other seats.
   the mask (and Gymnasium's `check_env`) can then step freely; ``illegal_action="raise"``
   raises the engine's `IllegalActionError` instead and changes nothing.
 
-`register()` makes the games available to ``gymnasium.make("tianxia/<name>-v<version>")``.
+`register()` makes the games available to ``gymnasium.make("tianxia/<name>-v<version>")``,
+and to ``gymnasium.make_vec`` as `tianxia.adapters.vector.TianxiaVectorEnv`.
 """
 
 from __future__ import annotations
@@ -61,7 +62,12 @@ def register(names: Sequence[str] | None = None) -> list[str]:
     for name in tianxia.list_games() if names is None else names:
         gid = env_id(name)
         if gid not in gymnasium.registry:
-            gymnasium.register(id=gid, entry_point=_make_env, kwargs={"name": name})
+            gymnasium.register(
+                id=gid,
+                entry_point=_make_env,
+                vector_entry_point=_make_vector_env,
+                kwargs={"name": name},
+            )
         ids.append(gid)
     return ids
 
@@ -278,3 +284,10 @@ class TianxiaEnv(gymnasium.Env):
 
 def _make_env(**kwargs: Any) -> TianxiaEnv:
     return TianxiaEnv(**kwargs)
+
+
+def _make_vector_env(**kwargs: Any) -> gymnasium.vector.VectorEnv:
+    # What `gymnasium.make_vec` builds: the batched environment, not N single ones.
+    from tianxia.adapters.vector import TianxiaVectorEnv
+
+    return TianxiaVectorEnv(**kwargs)
