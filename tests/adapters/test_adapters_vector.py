@@ -3,6 +3,7 @@ call, into arrays made once."""
 
 from __future__ import annotations
 
+import functools
 import gc
 from multiprocessing import shared_memory
 from typing import Any
@@ -233,3 +234,27 @@ def test_gymnasium_make_vec_builds_the_batched_environment() -> None:
     obs, _ = envs.reset(seed=0)
     assert obs["observation"].shape == (3, envs.encoding.size)
     envs.close()
+
+
+def test_every_kind_of_opponent_plays_in_the_batch() -> None:
+    import tianxia
+    import tianxia.bots
+    from tianxia.adapters.opponents import League
+
+    game = tianxia.load_game("greatwall", players=2)
+    bot = tianxia.bots.make("random", game, seat=1, seed=5)
+    # A random bot object reseeded per game plays as the bot named "random" does.
+    by_object = run(TianxiaVectorEnv("greatwall", 3, players=2, opponents=bot), 60, seed=3)
+    by_name = run(TianxiaVectorEnv("greatwall", 3, players=2, opponents="random"), 60, seed=3)
+    same(by_object, by_name)
+    league = League()
+    size, actions = game.observation_tensor_size(), game.info.num_distinct_actions
+    for k in range(3):
+        weights = np.random.default_rng(k).normal(size=(size, actions))
+        league.add(functools.partial(_greedy, weights))
+    first = run(TianxiaVectorEnv("greatwall", 3, players=2, opponents=league), 60, seed=3)
+    same(first, run(TianxiaVectorEnv("greatwall", 3, players=2, opponents=league), 60, seed=3))
+
+
+def _greedy(weights: np.ndarray, observation: np.ndarray, mask: np.ndarray) -> int:
+    return int(np.argmax(np.where(mask == 1, observation @ weights, -np.inf)))
