@@ -22,7 +22,7 @@ Versions of the encoding (`ENCODING_VERSION`; a title's own rules version is
 
 from __future__ import annotations
 
-import functools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -351,19 +351,16 @@ class Encoding:
         return rows
 
 
-@functools.lru_cache(maxsize=256)
-def _cached(spec: str) -> Encoding:
-    import json
-
-    d = json.loads(spec)
-    return Encoding(tianxia.load_game(d["game"], players=d["players"], **d["options"]))
+_ENCODINGS: dict[str, Encoding] = {}
 
 
 def encoding(game: Game) -> Encoding:
-    """The `Encoding` of variant `game` (one per variant, kept)."""
-    import json
-
-    return _cached(json.dumps(game.spec(), sort_keys=True, default=str))
+    """The `Encoding` of variant `game` (one per variant, kept: a program plays few)."""
+    key = json.dumps(game.spec(), sort_keys=True, default=repr)
+    found = _ENCODINGS.get(key)
+    if found is None:
+        found = _ENCODINGS[key] = Encoding(game)
+    return found
 
 
 def layout(game: Game | str, players: int | None = None, **options: Any) -> list[Row]:
