@@ -545,7 +545,8 @@ def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], st
                 + _text(bx + bw / 2, cy + 5.5, word, FONT, fill="#fff", bold=True)
                 + "</g>"
             )
-        points = _("{n} points").format(n=body["scores"][seat])
+        score = body["scores"][seat]
+        points = board.ngettext("{n} point", "{n} points", int(score)).format(n=score)
         if seat in winners:
             points += " ★"
         row.append(_text(WIDTH - 14, cy + 5.5, points, FONT, anchor="end", bold=True))
@@ -773,7 +774,7 @@ def render(board: BoardInput) -> Board:
     parts.append(_text(14, 24, head, FONT + 1, anchor="start", bold=True))
     status = _status(board, _)
     lines = s.wrap(status, FONT, WIDTH - 28)
-    if body.get("last_round"):
+    if body.get("last_round") and body.get("phase") != "over":
         flag = _("LAST ROUND")
         room = WIDTH - 28 - s.text_width(head, FONT + 1, bold=True) - 16
         if s.text_width(flag, FONT, bold=True) <= room:
