@@ -234,6 +234,7 @@ function send(c, action) {
   if (c.busy || !c.ws || c.ws.readyState !== WebSocket.OPEN) return;
   c.busy = action;
   picked = null;
+  typedAmounts.clear();
   // From here to the next "tianxia-drawn": what benchmarks/web measures.
   performance.clearMarks("tianxia-send");
   performance.clearMarks("tianxia-drawn");
@@ -433,7 +434,15 @@ function drawMoves(c) {
   $("moves-h").classList.toggle("hint", placed.size > 0 && !rest.length && !sel);
   const controls = moveControls(c, rest);
   if (sel) controls.unshift(el("button", { class: "unpick", onclick: () => { picked = null; decorate(c); drawMoves(c); } }, t("Put it back")));
+  // A view that changes nothing of the moves (a player connects) must not take the
+  // keyboard's place away: the control that had the focus gets it back.
+  const had = document.activeElement;
+  const focusKey = had && $("moves").contains(had) ? (had.id || had.dataset.action || "") : "";
   $("moves").replaceChildren(...controls);
+  if (focusKey) {
+    const again = [...$("moves").querySelectorAll("button, input")].find((e) => (e.id || e.dataset.action || "") === focusKey);
+    if (again) again.focus();
+  }
   $("moves-box").hidden = !v.legal.length;
   $("moves-box").classList.toggle("busy", !!c.busy);
   $("undo").hidden = !v.undo;
@@ -470,18 +479,24 @@ function moveControls(c, moves) {
   return out;
 }
 
+// What was typed in an amount field, kept while views come and redraw the field.
+const typedAmounts = new Map();
+
 function stepper(c, head, list) {
   const amounts = list.map((l) => Number(AMOUNT.exec(l.action)[2])).sort((a, b) => a - b);
   const byAmount = new Map(list.map((l) => [Number(AMOUNT.exec(l.action)[2]), l]));
   const steps = amounts.slice(1).map((a, i) => a - amounts[i]);
   const step = steps.length ? steps.reduce((g, d) => { let a = g, b = d; while (b) [a, b] = [b, a % b]; return a; }) : 1;
   const id = "amount-" + head.replace(/\W+/g, "-");
-  const input = el("input", { type: "number", id, class: "amount", min: amounts[0], max: amounts[amounts.length - 1], step, value: amounts[0], inputmode: "numeric" });
+  const kept = typedAmounts.get(head);
+  const start = kept !== undefined && kept >= amounts[0] && kept <= amounts[amounts.length - 1] ? kept : amounts[0];
+  const input = el("input", { type: "number", id, class: "amount", min: amounts[0], max: amounts[amounts.length - 1], step, value: start, inputmode: "numeric" });
   const label = el("label", { for: id, text: t("Amount ({min} to {max})", { min: amounts[0], max: amounts[amounts.length - 1] }) });
   const words = el("span", { class: "amount-words", "aria-live": "polite" });
   const go = el("button", { class: "move", disabled: !!c.busy });
   const current = () => byAmount.get(Number(input.value));
   const update = () => {
+    typedAmounts.set(head, Number(input.value));
     const l = current();
     input.setAttribute("aria-invalid", l ? "false" : "true");
     go.disabled = !l || !!c.busy;
