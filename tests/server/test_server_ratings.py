@@ -69,3 +69,22 @@ def test_a_person_in_two_seats_or_posing_as_a_bot_is_not_rated(server: Server) -
     play_to_the_end([Player(server.base, posing["id"], secret)], random.Random(6))
     time.sleep(0.3)
     assert httpx.get(f"{server.base}/api/leaderboard/greatwall").json() == []
+
+
+def test_the_leaderboard_gives_the_best_first_and_no_more_than_asked(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    rng = random.Random(9)
+    for _ in range(30):
+        a, b = rng.sample(["ann", "ben", "cas", "dee", "eli"], 2)
+        store.rate("mandarin", [(a, a.title(), 1.0), (b, b.title(), -1.0)])
+    board = store.leaderboard("mandarin")
+    assert len(board) == 5
+    assert [r["rating"] for r in board] == sorted((r["rating"] for r in board), reverse=True)
+    assert store.leaderboard("mandarin", limit=2) == board[:2]
+
+
+def test_a_leaderboard_longer_than_the_server_gives_is_refused(server: Server) -> None:
+    for limit in (0, 501, "many"):
+        r = httpx.get(f"{server.base}/api/leaderboard/china", params={"limit": limit})
+        assert r.status_code == 422
+    assert httpx.get(f"{server.base}/api/leaderboard/china", params={"limit": 500}).json() == []

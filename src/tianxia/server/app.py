@@ -387,10 +387,13 @@ def create_app(
         return out
 
     @app.get("/api/leaderboard/{game}")
-    async def leaderboard(game: str, hub: HubDep) -> list[dict[str, Any]]:
+    async def leaderboard(
+        game: str, hub: HubDep, limit: Annotated[int, Query(ge=1, le=500)] = 100
+    ) -> list[dict[str, Any]]:
+        """The best `limit` ratings of a title, best first."""
         if game not in tianxia.list_games():
             raise HTTPException(404, f"no game {game!r}")
-        return await hub.storage.run(hub.storage.store.leaderboard, game)
+        return await hub.storage.run(hub.storage.store.leaderboard, game, limit)
 
     # --- the websocket ----------------------------------------------------------------------
     @app.websocket("/ws/games/{game_id}")

@@ -495,9 +495,16 @@ class Store:
         with self.write() as c:
             c.execute(games.update().where(games.c.id == game_id).values(rated=True))
 
-    def leaderboard(self, game: str) -> list[dict[str, Any]]:
+    def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The best `limit` ratings of a title, best first (rating = mu - 3 sigma)."""
+        rating = ratings.c.mu - 3 * ratings.c.sigma
         with self.read() as c:
-            rows = c.execute(sa.select(ratings).where(ratings.c.game == game)).mappings()
+            rows = c.execute(
+                sa.select(ratings)
+                .where(ratings.c.game == game)
+                .order_by(rating.desc(), ratings.c.name)
+                .limit(limit)
+            ).mappings()
             out = [
                 {
                     "player_name": r["name"],
