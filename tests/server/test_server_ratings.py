@@ -28,7 +28,7 @@ def test_a_bot_strength_in_two_seats_counts_one_game_at_the_mean_of_its_seats(
     tmp_path: Path,
 ) -> None:
     store = _store(tmp_path)
-    store.rate(
+    changes = store.rate(
         "china",
         [("anne", "Anne", 1.0), ("bot:easy", "bot (easy)", 0.0), ("bot:easy", "bot (easy)", -1.0)],
     )
@@ -37,6 +37,9 @@ def test_a_bot_strength_in_two_seats_counts_one_game_at_the_mean_of_its_seats(
     assert board["Anne"]["bot"] is None and board["bot (easy)"]["bot"] == "easy"
     # Both seats lost to Anne: the strength's rating went down, Anne's up.
     assert board["bot (easy)"]["mu"] < 25.0 < board["Anne"]["mu"]
+    assert set(changes) == {"anne", "bot:easy"}
+    assert changes["anne"][0] < changes["anne"][1] == board["Anne"]["rating"]
+    assert changes["bot:easy"][0] > changes["bot:easy"][1] == board["bot (easy)"]["rating"]
     store.rate(
         "china",
         [("bot:easy", "bot (easy)", 1.0), ("anne", "Anne", 0.0), ("bot:easy", "bot (easy)", -1.0)],
@@ -50,14 +53,20 @@ def test_a_quick_china_game_against_two_easy_bots_is_rated(server: Server) -> No
     secret = join(server.base, g["id"], 0, player="anne-browser", name="Anne")
     play_to_the_end([Player(server.base, g["id"], secret)], random.Random(3))
     for _ in range(100):  # the rating is written just after the last view
-        board = httpx.get(f"{server.base}/api/leaderboard/china").json()
-        if board:
+        if httpx.get(f"{server.base}/api/games/{g['id']}").json()["rating_changes"]:
             break
         time.sleep(0.05)
+    board = httpx.get(f"{server.base}/api/leaderboard/china").json()
     names = {r["player_name"]: r for r in board}
     assert set(names) == {"Anne", "bot (easy)"}
     assert names["Anne"]["games"] == 1 and names["bot (easy)"]["games"] == 1
     assert names["bot (easy)"]["bot"] == "easy" and names["Anne"]["bot"] is None
+    # The game tells each seat's rating before and after it; the two bots share theirs.
+    changes = httpx.get(f"{server.base}/api/games/{g['id']}").json()["rating_changes"]
+    assert [c["seat"] for c in changes] == [0, 1, 2]
+    assert changes[0]["after"] == names["Anne"]["rating"]
+    assert changes[1] | {"seat": 2} == changes[2]
+    assert changes[1]["after"] == names["bot (easy)"]["rating"]
 
 
 def test_a_person_in_two_seats_or_posing_as_a_bot_is_not_rated(server: Server) -> None:
@@ -69,6 +78,8 @@ def test_a_person_in_two_seats_or_posing_as_a_bot_is_not_rated(server: Server) -
     play_to_the_end([Player(server.base, posing["id"], secret)], random.Random(6))
     time.sleep(0.3)
     assert httpx.get(f"{server.base}/api/leaderboard/greatwall").json() == []
+    for g in (hotseat, posing):
+        assert httpx.get(f"{server.base}/api/games/{g['id']}").json()["rating_changes"] is None
 
 
 def test_the_leaderboard_gives_the_best_first_and_no_more_than_asked(tmp_path: Path) -> None:

@@ -612,10 +612,19 @@ class LiveGame:
             return  # one person in two seats (hotseat), or nobody to compare: unrated
         st = self.hub.storage
         try:
-            await st.run(st.store.rate, self.row["game"], ranked)
+            changes = await st.run(st.store.rate, self.row["game"], ranked)
             await st.run(st.store.mark_rated, self.id)
         except ImportError:
             log.warning("openskill is not installed: game %s is not rated", self.id)
+            return
+        identities = [
+            f"bot:{s['strength']}" if s["kind"] == "bot" else s["player"] for s in self.seats
+        ]
+        self.rating_changes = [
+            {"seat": seat, "before": changes[who][0], "after": changes[who][1]}
+            for seat, who in enumerate(identities)
+            if who in changes
+        ]
 
     async def undo(self, conn: Connection, msg: P.Undo) -> dict[str, Any]:
         t = self.table

@@ -438,13 +438,17 @@ class Store:
             )
 
     # --- ratings -----------------------------------------------------------------------
-    def rate(self, game: str, ranked: Sequence[tuple[str, str | None, float]]) -> None:
+    def rate(
+        self, game: str, ranked: Sequence[tuple[str, str | None, float]]
+    ) -> dict[str, tuple[float, float]]:
         """Update ratings of `(player, name, return)` for one finished game (openskill).
 
         Every seat is its own team. A bot strength may hold several seats (a quick game
         seats two easy bots): each of its seats is rated from the strength's rating
         before the game, and the strength takes the mean of its seats' new ratings, so
         one game counts once for it however many seats it held.
+
+        Returns each identity's rating (mu - 3 sigma) before and after the game.
         """
         from openskill.models import PlackettLuce
 
@@ -475,9 +479,12 @@ class Store:
             seats: dict[str, tuple[str | None, list[tuple[float, float]]]] = {}
             for (player, name, _), team in zip(ranked, new, strict=True):
                 seats.setdefault(player, (name, []))[1].append((team[0].mu, team[0].sigma))
+            changes: dict[str, tuple[float, float]] = {}
             for player, (name, updates) in seats.items():
                 mu = sum(u[0] for u in updates) / len(updates)
                 sigma = sum(u[1] for u in updates) / len(updates)
+                was = current[player]
+                changes[player] = (was.mu - 3 * was.sigma, mu - 3 * sigma)
                 if player not in played:
                     c.execute(
                         ratings.insert().values(
@@ -490,6 +497,7 @@ class Store:
                         .where(ratings.c.player == player, ratings.c.game == game)
                         .values(name=name, mu=mu, sigma=sigma, games=played[player] + 1)
                     )
+        return changes
 
     def mark_rated(self, game_id: str) -> None:
         with self.write() as c:
