@@ -205,6 +205,9 @@ class LiveGame:
         self.chat: list[dict[str, Any]] = []
         # The game that follows this one when its players asked for a rematch.
         self.rematch: str | None = None
+        # Each rated seat's rating before and after this game, once it is rated (kept in
+        # memory: the end-of-game summary shows it; a restart forgets it).
+        self.rating_changes: list[dict[str, Any]] | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
         # When the seat now to move was given the move (wall clock, for the move clock).
@@ -315,6 +318,7 @@ class LiveGame:
             "created": self.row["created"],
             "seats": self.seat_list(),
             "scores": state.scores_for(None),
+            "rating_changes": self.rating_changes,
         }
 
     def seat_list(self) -> list[dict[str, Any]]:
