@@ -53,7 +53,19 @@ def hooked(url: str, folder: Path, tap: bool = True, fixed_port: bool = False) -
         env["TIANXIA_TEST_TAP"] = str(folder / "tap.jsonl")
     # Forked from a warm parent: a start costs a few tenths of a second, not seconds,
     # and the crash and duplicates harnesses start servers dozens of times.
-    return Server(url, folder, env=env, port=free_port() if fixed_port else 0, forked=True)
+    # No quotas: a harness makes many games from one address (its attacks are on what a
+    # stranger may do within them).
+    return Server(
+        url,
+        folder,
+        "--games-per-minute",
+        "0",
+        "--open-games",
+        "0",
+        env=env,
+        port=free_port() if fixed_port else 0,
+        forked=True,
+    )
 
 
 @contextmanager

@@ -10,6 +10,10 @@ import pytest
 
 from serving import Server, reset_postgres
 
+# The quotas per client address are for strangers; a test makes many games from one
+# address in a minute (tests/server/test_server_quotas.py tests the quotas themselves).
+NO_QUOTAS = ("--games-per-minute", "0", "--open-games", "0")
+
 pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
@@ -23,7 +27,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
         if url is None:
             pytest.skip("no PostgreSQL here: `make test` installs it")
         reset_postgres(url)
-    srv = Server(url, tmp_path)
+    srv = Server(url, tmp_path, *NO_QUOTAS)
     srv.start()
     try:
         yield srv

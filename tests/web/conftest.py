@@ -17,7 +17,15 @@ CHROMIUM = Path("/usr/bin/chromium")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     pytest.importorskip("fastapi")
     folder = tmp_path_factory.mktemp("site")
-    srv = Server(f"sqlite:///{folder / 'tianxia.sqlite3'}", folder)
+    # No quotas per address: every test's games come from one address within minutes.
+    srv = Server(
+        f"sqlite:///{folder / 'tianxia.sqlite3'}",
+        folder,
+        "--games-per-minute",
+        "0",
+        "--open-games",
+        "0",
+    )
     srv.start()
     try:
         yield srv

@@ -33,6 +33,18 @@ def serve(
     max_body: int = typer.Option(
         64 * 1024, min=1024, help="Bytes of one HTTP request body; more is answered 413."
     ),
+    games_per_minute: int = typer.Option(
+        60,
+        min=0,
+        help="Cost of the games one client address may create in any 60 seconds "
+        "(a game costs 1, plus 1 per bot seat, doubled for bots alone; 0: no limit).",
+    ),
+    open_games: int = typer.Option(
+        200,
+        min=0,
+        help="Cost of the games not yet finished one client address may hold at once "
+        "(0: no limit).",
+    ),
 ) -> None:
     """Run the game server: the lobby, the websocket protocol, the database log."""
     try:
@@ -52,7 +64,7 @@ def serve(
     except Damaged as e:
         typer.echo(f"Tianxia does not start: {e}", err=True)
         raise typer.Exit(1) from None
-    limits = Limits(max_body=max_body)
+    limits = Limits(max_body=max_body, games_per_minute=games_per_minute, open_games=open_games)
     config = uvicorn.Config(
         create_app(url, bot_pause=bot_pause, limits=limits),
         host=host,

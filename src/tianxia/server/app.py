@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import os
 import uuid
 from collections.abc import AsyncIterator
@@ -25,7 +26,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 import tianxia
 from tianxia.play.table import STRENGTHS, make_bot
 from tianxia.server import protocol as P
-from tianxia.server.limits import BodyLimit, Limits
+from tianxia.server.limits import BodyLimit, Limits, Window, creator_key, game_cost
 from tianxia.server.live import (
     TAKEOVER_STRENGTH,
     UNAVAILABLE_SENTENCE,
@@ -35,7 +36,14 @@ from tianxia.server.live import (
     Unloadable,
     new_seed,
 )
-from tianxia.server.storage import Store, default_url, hash_secret, migrate, new_secret
+from tianxia.server.storage import (
+    OverQuota,
+    Store,
+    default_url,
+    hash_secret,
+    migrate,
+    new_secret,
+)
 from tianxia.server.testhooks import Hooks
 
 log = logging.getLogger("tianxia.server")
@@ -69,6 +77,12 @@ def hub_of(request: Request) -> Hub:
 
 # At module level: FastAPI reads the route annotations as text in this module's names.
 HubDep = Annotated[Hub, Depends(hub_of)]
+
+
+def client_of(request: Request) -> str:
+    """The key a request's quotas are counted under: its client's address (behind a
+    proxy, the address the proxy forwards: docs/server.md)."""
+    return creator_key(request.client.host if request.client else "")
 
 
 def _seat_plan(text: str) -> tuple[str, str | None]:
@@ -129,6 +143,8 @@ def create_app(
 
         add_test_routes(app, hooks)
 
+    per_minute = Window(limits.games_per_minute)
+
     async def live_or_404(hub: Hub, game_id: str) -> LiveGame:
         if len(game_id) > 32:
             raise HTTPException(404, "no such game")
@@ -155,8 +171,14 @@ def create_app(
 
     # --- the lobby -----------------------------------------------------------------------
     @app.post("/api/games", status_code=201)
-    async def create_game(body: NewGame, hub: HubDep) -> dict[str, Any]:
-        """Create a game: title, players, options, each seat open or a bot at a strength."""
+    async def create_game(body: NewGame, hub: HubDep, request: Request) -> dict[str, Any]:
+        """Create a game: title, players, options, each seat open or a bot at a strength.
+
+        Counted against the quotas of the client's address (docs/server.md, Limits):
+        over one, 429 with a sentence and Retry-After."""
+        return await new_game(body, hub, client_of(request))
+
+    async def new_game(body: NewGame, hub: Hub, creator: str) -> dict[str, Any]:
         if body.game not in tianxia.list_games():
             raise HTTPException(
                 422, f"no game {body.game!r} (games: {', '.join(tianxia.list_games())})"
@@ -171,19 +193,45 @@ def create_app(
         if len(seats) != game.players:
             raise HTTPException(422, f"{game.players} seats are needed, not {len(seats)}")
         plans = [_seat_plan(s) for s in seats]
+        cost = game_cost(plans)
+        wait = per_minute.take(creator, cost)
+        if wait is not None:
+            raise HTTPException(
+                429,
+                f"this address has created games worth {limits.games_per_minute} in the "
+                f"last minute (this one costs {cost}; a bot seat costs 1 more, a game of "
+                f"bots alone twice): try again in {math.ceil(wait)} s",
+                headers={"Retry-After": str(math.ceil(wait))},
+            )
         game_id = uuid.uuid4().hex[:16]
         st = hub.storage
-        await st.run(
-            st.store.create_game,
-            game_id,
-            game.NAME,
-            game.players,
-            dict(game.options),
-            game.VERSION,
-            new_seed(),
-            plans,
-            body.clock,
-        )
+        try:
+            await st.run(
+                st.store.create_game,
+                game_id,
+                game.NAME,
+                game.players,
+                dict(game.options),
+                game.VERSION,
+                new_seed(),
+                plans,
+                body.clock,
+                creator,
+                cost,
+                limits.open_games,
+            )
+        except OverQuota as e:
+            per_minute.give_back(creator, cost)
+            raise HTTPException(
+                429,
+                f"this address holds games worth {e.used} not yet finished, and may hold "
+                f"{e.limit} at once (this one costs {e.cost}; a bot seat costs 1 more, a "
+                f"game of bots alone twice): finish or resign some first",
+                headers={"Retry-After": "60"},
+            ) from None
+        except BaseException:
+            per_minute.give_back(creator, cost)
+            raise
         live = await hub.get(game_id)
         assert live is not None
         return live.summary()
@@ -288,7 +336,9 @@ def create_app(
         return {"seat": seat, "resigned": True}
 
     @app.post("/api/games/{game_id}/rematch")
-    async def rematch(game_id: str, body: SeatSecret, hub: HubDep) -> dict[str, Any]:
+    async def rematch(
+        game_id: str, body: SeatSecret, hub: HubDep, request: Request
+    ) -> dict[str, Any]:
         """A finished game's players play again: a new game of the same title, options,
         clock and seats (bots at their strengths, people's seats open for them to take).
         Asked twice, it is the same new game: a game has one rematch."""
@@ -301,7 +351,7 @@ def create_app(
                 seats = [
                     f"bot:{s['strength']}" if s["kind"] == "bot" else "open" for s in live.seats
                 ]
-                created = await create_game(
+                created = await new_game(
                     NewGame(
                         game=live.row["game"],
                         players=live.row["players"],
@@ -310,6 +360,7 @@ def create_app(
                         clock=live.row["clock"],
                     ),
                     hub,
+                    client_of(request),
                 )
                 live.rematch = str(created["id"])
                 live.broadcast()

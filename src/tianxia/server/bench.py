@@ -45,7 +45,21 @@ class _Server:
         self.log = folder / "server.log"
         with self.log.open("w") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", code, "serve", "--port", "0", "--database", url],
+                # The load comes from one address: no quotas per address.
+                [
+                    sys.executable,
+                    "-c",
+                    code,
+                    "serve",
+                    "--port",
+                    "0",
+                    "--database",
+                    url,
+                    "--games-per-minute",
+                    "0",
+                    "--open-games",
+                    "0",
+                ],
                 cwd=folder,
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -7,7 +7,11 @@ defaults); `Limits()` holds the defaults.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import time
+from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from starlette.exceptions import HTTPException
@@ -18,6 +22,73 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 class Limits:
     # Bytes of one HTTP request body: the largest request of the lobby is a few hundred.
     max_body: int = 64 * 1024
+    # Per client address, in units of game cost (`game_cost`; 0: no limit): created in
+    # any 60 seconds, and held at once by games not yet finished.
+    games_per_minute: int = 60
+    open_games: int = 200
+
+
+def game_cost(plans: Sequence[tuple[str, str | None]]) -> int:
+    """What a game costs against its creator's quotas: 1, plus 1 per bot seat (bots
+    are what the server spends its thinking on), doubled when no person can sit at it
+    (a game of bots alone plays to its end with nobody watching)."""
+    bots = sum(1 for kind, _ in plans if kind == "bot")
+    cost = 1 + bots
+    return cost * 2 if bots == len(plans) else cost
+
+
+def creator_key(address: str) -> str:
+    """The key a client address is counted under: hashed, so the database keeps no
+    address as it is."""
+    return "ip:" + hashlib.sha256(address.encode()).hexdigest()[:32]
+
+
+WINDOW = 60.0
+
+
+class Window:
+    """What each key spent in the last `WINDOW` seconds. Memory holds only keys that
+    spent within the window: the stale ones are swept as new ones come."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.spent: dict[str, deque[tuple[float, int]]] = {}
+        self._swept = 0.0
+
+    def take(self, key: str, cost: int, now: float | None = None) -> float | None:
+        """Spend `cost` for `key`; or, over the limit, spend nothing and return the
+        seconds until enough of the window has passed (for Retry-After)."""
+        if not self.limit:
+            return None
+        now = time.monotonic() if now is None else now
+        if now - self._swept > WINDOW:
+            self._sweep(now)
+        spent = self.spent.setdefault(key, deque())
+        while spent and spent[0][0] <= now - WINDOW:
+            spent.popleft()
+        total = sum(c for _, c in spent)
+        if total + cost > self.limit:
+            # The oldest spends leave the window one by one: wait for enough of them.
+            need = total + cost - self.limit
+            freed = 0
+            for t, c in spent:
+                freed += c
+                if freed >= need:
+                    return max(1.0, t + WINDOW - now)
+            return WINDOW  # `cost` alone is over the limit: never within one window
+        spent.append((now, cost))
+        return None
+
+    def give_back(self, key: str, cost: int) -> None:
+        """Undo the last `take` of `key` (the game was not created after all)."""
+        spent = self.spent.get(key)
+        if spent and spent[-1][1] == cost:
+            spent.pop()
+
+    def _sweep(self, now: float) -> None:
+        self._swept = now
+        for key in [k for k, v in self.spent.items() if not v or v[-1][0] <= now - WINDOW]:
+            del self.spent[key]
 
 
 class BodyLimit:

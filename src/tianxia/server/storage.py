@@ -42,7 +42,14 @@ games = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
     sa.Column("rated", sa.Boolean, nullable=False, default=False),
+    # Whose quota the game counts against (a hash of the client's address), and
+    # how much of it: a game with bots costs more (docs/server.md, Limits).
+    sa.Column("creator", sa.String(64), nullable=True),
+    sa.Column("cost", sa.Integer, nullable=False, server_default="1"),
 )
+sa.Index("ix_games_creator_status", games.c.creator, games.c.status)
+sa.Index("ix_games_status_created", games.c.status, games.c.created)
+sa.Index("ix_games_created", games.c.created)
 
 seats = sa.Table(
     "seats",
@@ -96,6 +103,15 @@ ratings = sa.Table(
 
 class Conflict(Exception):
     """A write the database refused: another action already holds the seq."""
+
+
+class OverQuota(Exception):
+    """A game not created: its creator's games not yet finished would cost more than
+    they may hold at once."""
+
+    def __init__(self, used: int, cost: int, limit: int) -> None:
+        super().__init__(used, cost, limit)
+        self.used, self.cost, self.limit = used, cost, limit
 
 
 def hash_secret(secret: str) -> str:
@@ -200,10 +216,28 @@ class Store:
         seed: int,
         seat_plans: Sequence[tuple[str, str | None]],
         clock: float | None,
+        creator: str | None = None,
+        cost: int = 1,
+        max_open: int = 0,
     ) -> None:
+        """Write a new game and its seats.
+
+        Raises:
+            OverQuota: `max_open` (0: none) is set and `creator`'s open and running
+                games with this one would cost more; nothing was written. Counted and
+                written in one transaction, so requests at once cannot pass it together.
+        """
         now = time.time()
         status = "open" if any(kind == "open" for kind, _ in seat_plans) else "running"
         with self.write() as c:
+            if max_open and creator is not None:
+                used = c.execute(
+                    sa.select(sa.func.coalesce(sa.func.sum(games.c.cost), 0)).where(
+                        games.c.creator == creator, games.c.status.in_(("open", "running"))
+                    )
+                ).scalar_one()
+                if used + cost > max_open:
+                    raise OverQuota(int(used), cost, max_open)
             c.execute(
                 games.insert().values(
                     id=game_id,
@@ -217,6 +251,8 @@ class Store:
                     created=now,
                     updated=now,
                     rated=False,
+                    creator=creator,
+                    cost=cost,
                 )
             )
             c.execute(
