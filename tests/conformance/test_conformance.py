@@ -35,10 +35,10 @@ def test_bad_input_is_refused_and_changes_nothing(name: str) -> None:
     for bad in ("", "   ", "no such move", "\x00", "9" * 40):
         with pytest.raises(NotationError):
             m.state.parse_action(bad)
-        with pytest.raises((NotationError, tianxia.IllegalActionError, ValueError)):
+        with pytest.raises(NotationError):
             m.play(bad)
     for bad_id in (-1, 10**9):
-        with pytest.raises(ValueError):
+        with pytest.raises(NotationError):
             m.play(bad_id)
     assert m.state.to_json() == before and len(m.log) == length
 

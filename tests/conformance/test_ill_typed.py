@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import tianxia
 from tianxia.core import IllegalActionError, Match, NotationError, StateDataError
+from tianxia.core.registry import game_class
 
 GAMES = tianxia.list_games()
 
@@ -256,3 +257,27 @@ def test_a_save_of_the_wrong_shape_is_refused(name: str) -> None:
         with pytest.raises(ValueError):
             Match.from_json({**save, "ids": ids})
     assert Match.from_json(save).state == m.state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_ill_typed_game_name_player_count_or_option_is_refused(name: str) -> None:
+    cls = game_class(name)
+    names: tuple[Any, ...] = (None, 1.5, b"china", ["china"], {"game": name}, _Thing())
+    for bad in names:
+        with pytest.raises(ValueError):
+            tianxia.load_game(bad)
+    counts: tuple[Any, ...] = (1.5, b"3", [3], 10**30, -(10**30), True, _Thing())
+    for bad in counts:
+        with pytest.raises(ValueError):
+            tianxia.load_game(name, players=bad)
+    for spec in (*cls.OPTIONS, *cls.LEGACY_OPTIONS):
+        # A value equal to a choice but of another type (True for 1, 1 for True) is none.
+        twins = [
+            bool(c) if not isinstance(c, bool) else int(c)
+            for c in spec.choices
+            if isinstance(c, int) and c in (0, 1)
+        ]
+        values: tuple[Any, ...] = (None, [1], b"x", 10**30, float("nan"), {"a": 1}, _Thing())
+        for bad in (*values, *twins):
+            with pytest.raises(ValueError):
+                tianxia.load_game(name, players=cls.MAX_PLAYERS, **{spec.name: bad})

@@ -138,7 +138,7 @@ class Game(ABC):
         for spec in self.OPTIONS:
             value = options.get(spec.name, self._default_option(spec, players))
             value = _coerce(spec, value)
-            if value not in spec.choices:
+            if not _is_choice(spec, value):
                 allowed = ", ".join(map(repr, spec.choices))
                 raise ValueError(
                     f"{self.NAME}: option {spec.name}={value!r} is not one of {allowed}"
@@ -146,7 +146,7 @@ class Game(ABC):
             chosen[spec.name] = value
         for spec in self.LEGACY_OPTIONS:
             value = _coerce(spec, options.get(spec.name, spec.default))
-            if value not in spec.choices:
+            if not _is_choice(spec, value):
                 allowed = ", ".join(map(repr, spec.choices))
                 raise ValueError(
                     f"{self.NAME}: option {spec.name}={value!r} is not one of {allowed}"
@@ -158,15 +158,6 @@ class Game(ABC):
         self._key = (self.NAME, players, tuple(sorted(chosen.items())))
         self._codec_cache: ActionCodec | None = None
         self._info_cache: GameInfo | None = None
-
-    def option(self, name: str) -> Any:
-        """The value of option `name`, a legacy one (`LEGACY_OPTIONS`) at its default too."""
-        if name in self.options:
-            return self.options[name]
-        for spec in self.LEGACY_OPTIONS:
-            if spec.name == name:
-                return spec.default
-        raise KeyError(name)
 
     @property
     def rules_version(self) -> int:
@@ -353,6 +344,14 @@ def _coerce(spec: OptionSpec, value: Any) -> Any:
         except ValueError:
             return value
     return value
+
+
+def _is_choice(spec: OptionSpec, value: Any) -> bool:
+    """Whether `value` is one of the option's choices, of the same type: True is not 1."""
+    try:
+        return any(type(value) is type(c) and value == c for c in spec.choices)
+    except (TypeError, ValueError):
+        return False
 
 
 def hashed_features(obs: Any, size: int) -> list[float]:
