@@ -87,6 +87,7 @@ def test_each_title_has_a_card_with_its_board_at_the_start(site: Server) -> None
         r = httpx.get(f"{site.base}/pictures/{game}.svg", params={"lang": "de"})
         assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
         assert r.text.startswith("<svg") and 'class="spot' not in r.text  # nothing to click
+        assert 'class="prompt' not in r.text  # no "P1: place pieces ..." in the lobby
     assert httpx.get(f"{site.base}/pictures/chess.svg").status_code == 404
 
 

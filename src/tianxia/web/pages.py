@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from tianxia.web.i18n import (
 HERE = Path(__file__).parent
 RULES = HERE.parents[2] / "docs" / "rules"
 DATA = HERE.parents[2] / "docs" / "data"
+SVG_NS = "http://www.w3.org/2000/svg"
 
 
 def _environment() -> Environment:
@@ -188,7 +190,15 @@ def picture(name: str, lang: str) -> str:
     rng = random.Random(1)
     while state.is_chance_node():
         state = state.apply(sample_chance(state, rng))
-    return render(game, state.envelope(None, 0), [], gettext_for(lang)).svg
+    svg = render(game, state.envelope(None, 0), [], gettext_for(lang)).svg
+    # The prompt ("P1: place pieces ...") speaks to a player at the table, not in the lobby.
+    ET.register_namespace("", SVG_NS)
+    root = ET.fromstring(svg)
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if "prompt" in (child.get("class") or "").split():
+                parent.remove(child)
+    return ET.tostring(root, encoding="unicode")
 
 
 def language(request: Request) -> str:
