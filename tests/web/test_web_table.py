@@ -4,6 +4,7 @@ just changed, the end's summary and rematch, replays by decision, the keyboard a
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -394,3 +395,46 @@ def test_a_patched_board_is_the_board_drawn_whole(site: Server, browser: Browser
     )
     assert page.evaluate("conns.get(0).boardText") == fresh.evaluate("conns.get(0).boardText")
     ctx.close()
+
+
+@pytest.mark.timeout(120)
+def test_views_that_come_together_are_shown_one_by_one(site: Server, page: Page) -> None:
+    """The server sends a view per bot move when the bots take their time; views that
+    arrive together are drawn about half a second apart, so a person can follow. Three
+    views are handed to the page at once, as the socket would."""
+    gid = _new_game(site, "greatwall", ["open", "open"])
+    _hold(page, site, gid, {0: _join(site, gid, 0, "Anna")})
+    _join(site, gid, 1, "Ben")
+    expect(page.locator("#moves-box")).to_be_visible()
+    page.evaluate(
+        """() => {
+      const c = conns.get(0), v = c.view, n = events.get(0).length;
+      performance.clearMarks('tianxia-drawn');
+      for (let i = 0; i < 3; i++) receive(c, {...v, since: n, events: [], legal: []});
+    }"""
+    )
+    page.wait_for_function(
+        "() => performance.getEntriesByName('tianxia-drawn').length >= 3", timeout=5000
+    )
+    marks = page.evaluate(
+        "() => performance.getEntriesByName('tianxia-drawn').map(m => m.startTime)"
+    )
+    gaps = [b - a for a, b in itertools.pairwise(marks)]
+    assert len(gaps) >= 2 and min(gaps) > 380  # a frame's rounding aside
+    # "Fast mode" shows the newest at once.
+    page.locator("#pref-fast").check()
+    page.evaluate(
+        """() => {
+      const c = conns.get(0), v = c.view, n = events.get(0).length;
+      performance.clearMarks('tianxia-drawn');
+      for (let i = 0; i < 3; i++) receive(c, {...v, since: n, events: [], legal: []});
+    }"""
+    )
+    page.wait_for_function(
+        "() => performance.getEntriesByName('tianxia-drawn').length >= 1", timeout=5000
+    )
+    page.wait_for_timeout(300)
+    marks = page.evaluate(
+        "() => performance.getEntriesByName('tianxia-drawn').map(m => m.startTime)"
+    )
+    assert marks[-1] - marks[0] < 300  # no pause between them

@@ -26,7 +26,7 @@ let lastMsg = null;
 const events = new Map(); // key -> list of events
 let chat = [];
 let picked = null; // the data-pick key selected on the board
-const PACE_MS = 500; // views that arrive together are shown this far apart
+const PACE_MS = 450; // views that arrive together are shown this far apart
 
 const prefs = {
   get(name) { return localStorage.getItem("tianxia." + name) === "1"; },
@@ -117,21 +117,24 @@ function receive(c, msg) {
 }
 
 // Bots' moves arrive faster than a person can follow: views that come together are
-// shown one after another, PACE_MS apart, unless the newest asks this viewer to move
-// or the queue has grown long (a page coming back from the background catches up).
+// shown one after another, PACE_MS apart, the last (your turn, say) too. The answer to
+// this viewer's own move is never held back; a backlog longer than BACKLOG views drops
+// its oldest (their log lines stay), so nobody waits more than a couple of seconds; a
+// tab in the background, or "Fast mode", shows the newest at once.
+const BACKLOG = 4;
+
 function pump(c) {
   if (c.timer) return;
   while (c.queue.length) {
-    const next = c.queue[0];
+    const fast = !c.view || !!c.busy || document.hidden || prefs.get("fast");
+    const drop = fast ? c.queue.length - 1 : c.queue.length - BACKLOG;
+    if (drop > 0) c.queue.splice(0, drop); // the newest's log holds theirs
     const wait = c.shownAt + PACE_MS - Date.now();
-    // The answer to this viewer's own move is never held back.
-    const urgent = c.queue.length > 4 || c.queue[c.queue.length - 1].legal.length > 0 || document.hidden || !!c.busy;
-    if (wait > 0 && !urgent && c.view) {
+    if (wait > 0 && !fast) {
       c.timer = setTimeout(() => { c.timer = null; pump(c); }, wait);
       return;
     }
-    c.queue.shift();
-    if (urgent && c.queue.length) continue; // skip to the newest: its log holds all
+    const next = c.queue.shift();
     const before = c.view;
     c.view = next;
     c.busy = null;
@@ -139,20 +142,6 @@ function pump(c) {
     choose();
     noticeTurn(c, before, next);
   }
-}
-
-// Tags of the board's SVG, cut as the server cuts them (web/tableview.py): a number
-// keeps that many of the old board's tags, a negative one drops them, text is new.
-function patchBoard(old, ops) {
-  const tags = old.match(/[^>]*>|[^>]+$/g) || [];
-  const out = [];
-  let i = 0;
-  for (const op of ops) {
-    if (typeof op === "string") out.push(op);
-    else if (op > 0) { for (let k = 0; k < op; k++) out.push(tags[i + k]); i += op; }
-    else i -= op;
-  }
-  return out.join("");
 }
 
 function firstKey() { return conns.keys().next().value; }
@@ -711,6 +700,8 @@ function chime() {
 function drawPrefs() {
   $("pref-notation-l").textContent = t("Show notation");
   $("pref-sound-l").textContent = t("Sound on your turn");
+  $("pref-fast-l").textContent = t("Fast mode: show other players' moves at once");
+  $("pref-fast").checked = prefs.get("fast");
   $("pref-notation").checked = prefs.get("notation");
   $("pref-sound").checked = prefs.get("sound");
   const n = $("pref-notify");
@@ -723,6 +714,7 @@ $("pref-notation").addEventListener("change", (e) => {
   const c = conns.get(shown);
   if (c && c.view) draw(c);
 });
+$("pref-fast").addEventListener("change", (e) => { prefs.set("fast", e.target.checked); for (const c of conns.values()) pump(c); });
 $("pref-sound").addEventListener("change", (e) => { prefs.set("sound", e.target.checked); if (e.target.checked) chime(); });
 $("pref-notify").addEventListener("click", async () => {
   if (window.Notification) await Notification.requestPermission();
