@@ -8,6 +8,7 @@ import random
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Sequence
 
 from tianxia.core import load_game
 from tianxia.core.match import Match
@@ -179,11 +180,19 @@ def check_board(board: Board, legal: list[str]) -> None:
 
 
 def play_and_check(
-    name: str, players: int, seed: int, steps: int = 400, phone: bool = False, **options: object
+    name: str,
+    players: int,
+    seed: int,
+    steps: int = 400,
+    phone: bool = False,
+    labels: bool = False,
+    names: Sequence[str] = (),
+    **options: object,
 ) -> dict[str, int]:
     """Play a seeded random game of `name`, rendering every seat and a spectator at every
-    step (and, with `phone`, checking each board for a phone too); returns how many legal
-    actions were placed and listed in all."""
+    step (with the players' `names`; with `phone`, checking each board for a phone too;
+    with `labels`, that no label overlaps another); returns how many legal actions were
+    placed and listed in all."""
     game = load_game(name, players, **options)
     match = Match(game, seed=seed)
     rng = random.Random(seed)
@@ -194,10 +203,12 @@ def play_and_check(
         for seat in [None, *range(players)]:
             view = state.envelope(seat, match.seq)
             legal = [str(a) for a in state.legal_actions()] if seat == deciding else []
-            board = render(game, view, legal)
+            board = render(game, view, legal, names=names)
             check_board(board, legal)
             if phone:
                 check_phone(board.svg)
+            if labels:
+                check_labels_apart(board.svg)
             if seat == deciding:
                 totals["placed"] += len(board.placed)
                 totals["listed"] += len(legal) - len(board.placed)

@@ -20,6 +20,9 @@ from .board_checks import SVG, check_board, play_and_check
 COLOURS = ("violet", "yellow", "orange", "red", "green")
 UNPLACED = {"done", "pass"}  # no place on the board: the page lists them
 
+# Players' names as long as people give them: a board cuts them short, never overlaps them.
+NAMES = ["Anna", "Bernhard-Alexander von Hohenstein", "Chen Jing", "Dirk-Jan", "Elisabeth"]
+
 
 def _step(match: Match, rng: random.Random) -> None:
     state = match.state
@@ -107,7 +110,9 @@ def test_seeded_games_render_for_every_seat(
     players: int, seed: int, options: dict[str, object]
 ) -> None:
     # The first 100 steps: the deal and some 20 turns; whole games are played below.
-    totals = play_and_check("china", players, seed, steps=100, phone=True, **options)
+    totals = play_and_check(
+        "china", players, seed, steps=100, phone=True, labels=True, names=NAMES, **options
+    )
     assert totals["placed"] > 0
     # Only `done` and `pass` are listed, and `done` is one choice among many placements.
     assert totals["placed"] > 5 * totals["listed"], totals

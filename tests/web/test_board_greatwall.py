@@ -18,6 +18,9 @@ from tianxia.web.boards import Board, render
 
 from .board_checks import SVG, check_board, play_and_check
 
+# Players' names as long as people give them: a board cuts them short, never overlaps them.
+NAMES = ["Anna", "Bernhard-Alexander von Hohenstein", "Chen Jing", "Dirk-Jan", "Elisabeth"]
+
 
 def positions(players: int, seed: int, steps: int = 400) -> Iterator[tuple[Any, Any, int]]:
     """(game, state, seq) at every step of a seeded random game."""
@@ -83,7 +86,9 @@ def find(players: int, seed: int, test: Callable[[Any, Any], bool]) -> tuple[Any
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_every_seat_and_a_spectator_at_every_step(players: int, seed: int) -> None:
-    totals = play_and_check("greatwall", players, seed, steps=220, phone=True)
+    totals = play_and_check(
+        "greatwall", players, seed, steps=220, phone=True, labels=True, names=NAMES[:players]
+    )
     assert totals["placed"] > 0
     # Only `pass` is left to the list, and it is rare.
     assert totals["placed"] > 5 * totals["listed"], totals

@@ -25,6 +25,9 @@ from .board_checks import SVG, check_board, play_and_check
 ALL_PLACED = {"sign", "start", "take", "seize", "choose"}
 LOT = -2
 
+# Players' names as long as people give them: a board cuts them short, never overlaps them.
+NAMES = ["Anna", "Bernhard-Alexander von Hohenstein", "Chen Jing", "Dirk-Jan", "Elisabeth"]
+
 
 def tile(name: str) -> int:
     return TABLES.tile_names.index(name)
@@ -86,7 +89,9 @@ def mid_game(players: int = 4, **fields: Any) -> MandarinState:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_games_render_for_every_seat(players: int, seed: int) -> None:
-    totals = play_and_check("mandarin", players, seed, steps=150, phone=True)
+    totals = play_and_check(
+        "mandarin", players, seed, steps=150, phone=True, labels=True, names=NAMES[:players]
+    )
     assert totals["placed"] > 0
     assert totals["placed"] + totals["listed"] > 0
 

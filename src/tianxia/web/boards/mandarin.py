@@ -232,6 +232,7 @@ class _Drawing:
         to_move = self.body.get("to_move")
         self.to_move = to_move if isinstance(to_move, int) and to_move >= 0 else None
         self.recent = _changed(board.recent, int(self.body.get("turn_of", -1)))
+        self.occupied = {q for q in self.body["positions"] if q is not None}
 
     def mark(self, kind: str, name: str = "") -> str:
         return " recent" if (kind, name) in self.recent else ""
@@ -306,7 +307,8 @@ class _Drawing:
             f'rx="2" fill="{fill}" {stroke} '
             f'transform="translate({x:.1f},{y:.1f}) rotate({deg:.1f})"/>'
         )
-        if q % 3 == self.character_square:
+        # A mandarin standing on the character hides it (the sector's title still names it).
+        if q % 3 == self.character_square and q not in self.occupied:
             sector = q // 3
             out += text(
                 x, y + 6, self.characters[sector], size=18, fill="#fff4d6", font_weight="bold"
