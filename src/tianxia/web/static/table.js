@@ -144,6 +144,20 @@ function pump(c) {
   }
 }
 
+// Tags of the board's SVG, cut as the server cuts them (web/tableview.py): a number
+// keeps that many of the old board's tags, a negative one drops them, text is new.
+function patchBoard(old, ops) {
+  const tags = old.match(/[^>]*>|[^>]+$/g) || [];
+  const out = [];
+  let i = 0;
+  for (const op of ops) {
+    if (typeof op === "string") out.push(op);
+    else if (op > 0) { for (let k = 0; k < op; k++) out.push(tags[i + k]); i += op; }
+    else i -= op;
+  }
+  return out.join("");
+}
+
 function firstKey() { return conns.keys().next().value; }
 
 // Which view to show: the held seat that decides now, else the one shown before.
@@ -289,6 +303,7 @@ function activate(spot) {
     picked = picked === spot.dataset.pick ? null : spot.dataset.pick;
     decorate(c);
     drawMoves(c);
+    detail(spot);
     return;
   }
   let actions = spotActions(spot);
@@ -350,7 +365,7 @@ function detail(spot) {
   if (!spot || !c || !c.view) return;
   const actions = spotActions(spot);
   let text = spot.getAttribute("aria-label") || "";
-  if (actions.length === 1) text += ": " + wordsOf(c.view, actions[0]);
+  if (actions.length === 1) text += ": " + wordsOf(c.view, actions[0]) + (prefs.get("notation") ? ` [${actions[0]}]` : "");
   else if (actions.length > 1 && spot.dataset.pick === undefined) text += " · " + t("{n} moves", { n: actions.length });
   $("details").replaceChildren(withNames(text, c.view));
 }
