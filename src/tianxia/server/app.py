@@ -422,9 +422,9 @@ def create_app(
             out["marks"] = replay_marks(m)
         if board:
             from tianxia.web.boards import render
-            from tianxia.web.i18n import gettext_for
+            from tianxia.web.i18n import gettext_for, seat_label
 
-            names = [str(s["name"]) for s in live.seat_list()]
+            names = [seat_label(str(s["name"]), lang) for s in live.seat_list()]
             out["board"] = render(live.game, view, [], gettext_for(lang), names).svg
         if lang != "en":
             from tianxia.web.sentences import translate_sentence
