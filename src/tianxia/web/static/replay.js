@@ -11,6 +11,23 @@ const byId = (id) => document.getElementById(id);
 let marks = null; // {decisions: [step], seats: [seat that made decision k], rounds: [step]}
 let k = 0; // where we are: an index into marks.decisions
 
+let names = []; // the seats' names, as at the table
+
+// The engine's "P1".."P7" in a sentence, written as the seat's swatch and name.
+function withNames(text) {
+  const frag = document.createDocumentFragment();
+  let last = 0;
+  for (const m of String(text).matchAll(/\bP([1-7])\b/g)) {
+    const seat = Number(m[1]) - 1;
+    if (seat >= names.length) continue;
+    frag.append(String(text).slice(last, m.index));
+    frag.append(el("span", { class: "who" }, el("span", { class: "swatch seat" + seat, "aria-hidden": "true", text: String(seat + 1) }), names[seat]));
+    last = m.index + m[0].length;
+  }
+  frag.append(String(text).slice(last));
+  return frag;
+}
+
 function at() { return marks ? marks.decisions[k] : 0; }
 
 async function show(index) {
@@ -30,7 +47,7 @@ async function show(index) {
   else board.innerHTML = r.board;
   byId("r-where").textContent = t("Decision {k} of {n}", { k, n: marks.decisions.length - 1 });
   byId("log").replaceChildren(...r.events.map((e) => {
-    const li = el("li", { value: e.seq }, e.text);
+    const li = el("li", { value: e.seq }, withNames(e.text));
     if (r.why[e.seq]) li.append(" ", el("details", {}, el("summary", { text: t("Why?") }), el("pre", { text: r.why[e.seq] })));
     return li;
   }));
@@ -81,6 +98,8 @@ if (box.dataset.finished === "1") {
   show(0);
   // The seats by the names their players chose, as at the table.
   api(`/api/games/${gameId}`).then((g) => {
+    names = g.seats.map((s) => s.name);
+    if (marks) show(k);
     for (const s of g.seats) {
       const o = seatSel.querySelector(`option[value="${s.seat}"]`);
       if (o) o.textContent = s.name;
