@@ -673,11 +673,15 @@ def _seat_rows(
         count = int(p.get("yang_cards") or 0)
         shown = {k: int(v) for k, v in (p.get("shown_cards") or {}).items() if v}
         hidden = count - sum(shown.values())
-        facts = _("{score} points · {provinces} prov. · {units} units · supply {supply}").format(
-            score=p.get("score", 0),
-            provinces=p.get("provinces", 0),
-            units=p.get("units", 0),
-            supply=p.get("supply", 0),
+        ngettext = ngettext_of(_)
+        score, units = int(p.get("score", 0)), int(p.get("units", 0))
+        facts = " · ".join(
+            [
+                ngettext("{n} point", "{n} points", score).format(n=score),
+                _("{provinces} prov.").format(provinces=p.get("provinces", 0)),
+                ngettext("{n} unit", "{n} units", units).format(n=units),
+                _("supply {supply}").format(supply=p.get("supply", 0)),
+            ]
         )
         lines = [facts]
         if seat != viewer and shown:

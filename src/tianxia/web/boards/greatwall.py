@@ -41,6 +41,7 @@ from tianxia.web.boards.svg import (
     text_width,
     wrap,
 )
+from tianxia.web.i18n import ngettext_of
 
 WIDTH = 420.0
 FONT = readable(WIDTH)  # the smallest text: 12 CSS px on a phone
@@ -274,7 +275,7 @@ class _Drawing:
             f'<g class="card seat{seat} {kind}{" covered" if covered else ""}"{opacity}>',
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{CARD_H:.1f}" rx="3" '
             f'fill="{fill}" stroke="{colour}" stroke-width="2"/>',
-            seat_marker(seat, x + 13, y + 14, 10, size=FONT),
+            seat_marker(seat, x + 13, y + 14, 10, size=FONT, name=self.board.name(seat)),
             text(x + 27, y + 19, self._(kind), anchor="start"),
         ]
         right = x + w - 5
@@ -420,7 +421,9 @@ class _Drawing:
                     f'<rect x="{tx + 1:.1f}" y="{tyy:.1f}" width="{cell - 2:.1f}" height="23" '
                     f'rx="3" fill="{TILE_FILL}" fill-opacity="0.55"/>'
                 )
-            parts.append(seat_marker(seat, tx + 12, tyy + 11.5, 9.5, size=FONT))
+            parts.append(
+                seat_marker(seat, tx + 12, tyy + 11.5, 9.5, size=FONT, name=self.board.name(seat))
+            )
             parts.append(text(tx + 25, tyy + 16.5, total, anchor="start", bold=True))
         return [
             f'<g class="wall-section" id="gw-section-{name}" data-section="{name}">',
@@ -532,7 +535,9 @@ class _Drawing:
                     f'{MARGIN + 14:.1f},{line1 - 5:.1f} {MARGIN + 4:.1f},{line1 + 2:.1f}" '
                     f'fill="{INK}"/>'
                 )
-            row.append(seat_marker(seat, MARGIN + 30, line1 - 5, 10, size=FONT))
+            row.append(
+                seat_marker(seat, MARGIN + 30, line1 - 5, 10, size=FONT, name=self.board.name(seat))
+            )
             name = _fit(self.board.name(seat), FONT, 150)
             if seat == me:
                 name += f" ({_('you')})"
@@ -568,10 +573,16 @@ class _Drawing:
         _ = self._
         bag: Mapping[str, int] = self.body.get("bag") or {}
         size = int(self.body.get("bag_size", 0))
+        ngettext = ngettext_of(_)
         parts = [
             f'<rect x="{MARGIN:.1f}" y="{y:.1f}" width="22" height="22" rx="3" '
             f'fill="{TILE_BACK}" stroke="{INK}"/>',
-            text(MARGIN + 30, y + 16, _("bag: {n} fame tiles").format(n=size), anchor="start"),
+            text(
+                MARGIN + 30,
+                y + 16,
+                ngettext("bag: {n} fame tile", "bag: {n} fame tiles", size).format(n=size),
+                anchor="start",
+            ),
         ]
         y += 24
         lines: list[str] = []
