@@ -368,9 +368,7 @@ def _map(board: BoardInput, places: _Places, _: Callable[[str], str]) -> list[st
             _text(mx, my + 5.5, k + 1, FONT, fill=GREY, bold=True),
         ]
         for n, seat in enumerate(both):
-            group.append(
-                s.seat_marker(seat, mx + 18 + 12 * n, my, 5.5, label=False, name=board.name(seat))
-            )
+            group.append(s.seat_marker(seat, mx + 18 + 12 * n, my, 5.5, label=False))
         out.append(f'<g class="alliance" id="ch-alliance-{k + 1}">{"".join(group)}</g>')
 
     # Fields: free ones numbered as the notation counts them, built ones with the house.
@@ -392,7 +390,7 @@ def _map(board: BoardInput, places: _Places, _: Callable[[str], str]) -> list[st
             what += " · " + _("house of {seat}").format(seat=board.name(owner))
             parts.append(
                 f'<g id="ch-house-{_slug(name)}">'
-                + s.seat_marker(owner, x, y, HOUSE_R, size=FONT, name=board.name(owner))
+                + s.seat_marker(owner, x, y, HOUSE_R, size=FONT)
                 + "</g>"
             )
         else:
@@ -450,11 +448,7 @@ def _map(board: BoardInput, places: _Places, _: Callable[[str], str]) -> list[st
             row, col = divmod(n, 4)
             count = min(4, len(envoys) - 4 * row)
             ex = x + (col - (count - 1) / 2) * 12
-            parts.append(
-                s.seat_marker(
-                    seat, ex, y + 17 + 12 * row, ENVOY_R, label=False, name=board.name(seat)
-                )
-            )
+            parts.append(s.seat_marker(seat, ex, y + 17 + 12 * row, ENVOY_R, label=False))
         desc = _("{name} ({colour}): {placed} of {limit} emissaries").format(
             name=name, colour=_(colour), placed=placed, limit=limit
         )
@@ -534,7 +528,7 @@ def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], st
                 + f'<polygon class="turn-mark" points="9,{cy - 7:.1f} 19,{cy:.1f} 9,{cy + 7:.1f}" '
                 f'fill="{s.INK}"/>'
             )
-        row.append(s.seat_marker(seat, 34, cy, 11, size=FONT, name=board.name(seat)))
+        row.append(s.seat_marker(seat, 34, cy, 11, size=FONT))
         name = _fit(board.name(seat), FONT, 190)
         if seat == viewer:
             name += " (" + _("you") + ")"
@@ -774,7 +768,7 @@ def render(board: BoardInput) -> Board:
     places = _Places(board, colours, _)
     parts: list[str] = []
 
-    head = _("China") + " · " + _("board {side}").format(side=layout.get("side", ""))
+    head = "China · " + _("board {side}").format(side=layout.get("side", ""))
     if layout.get("reconstructed"):
         head += " · " + _("reconstructed map")
     parts.append(_text(14, 24, head, FONT + 1, anchor="start", bold=True))
@@ -800,5 +794,5 @@ def render(board: BoardInput) -> Board:
     parts += cards
     legend, bottom = _legend(bottom, _)
     parts += legend
-    title = _("China") + ": " + status
+    title = "China: " + status
     return Board(s.document(WIDTH, bottom, parts, title), places.placed)

@@ -28,6 +28,7 @@ from typing import Any
 
 from tianxia.games.greatwall.data import KINDS, components
 from tianxia.web.boards import Board, BoardInput
+from tianxia.web.i18n import ngettext_of
 from tianxia.web.boards.svg import (
     INK,
     document,
@@ -41,7 +42,6 @@ from tianxia.web.boards.svg import (
     text_width,
     wrap,
 )
-from tianxia.web.i18n import ngettext_of
 
 WIDTH = 420.0
 FONT = readable(WIDTH)  # the smallest text: 12 CSS px on a phone
@@ -275,7 +275,7 @@ class _Drawing:
             f'<g class="card seat{seat} {kind}{" covered" if covered else ""}"{opacity}>',
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{CARD_H:.1f}" rx="3" '
             f'fill="{fill}" stroke="{colour}" stroke-width="2"/>',
-            seat_marker(seat, x + 13, y + 14, 10, size=FONT, name=self.board.name(seat)),
+            seat_marker(seat, x + 13, y + 14, 10, size=FONT),
             text(x + 27, y + 19, self._(kind), anchor="start"),
         ]
         right = x + w - 5
@@ -421,9 +421,7 @@ class _Drawing:
                     f'<rect x="{tx + 1:.1f}" y="{tyy:.1f}" width="{cell - 2:.1f}" height="23" '
                     f'rx="3" fill="{TILE_FILL}" fill-opacity="0.55"/>'
                 )
-            parts.append(
-                seat_marker(seat, tx + 12, tyy + 11.5, 9.5, size=FONT, name=self.board.name(seat))
-            )
+            parts.append(seat_marker(seat, tx + 12, tyy + 11.5, 9.5, size=FONT))
             parts.append(text(tx + 25, tyy + 16.5, total, anchor="start", bold=True))
         return [
             f'<g class="wall-section" id="gw-section-{name}" data-section="{name}">',
@@ -535,9 +533,7 @@ class _Drawing:
                     f'{MARGIN + 14:.1f},{line1 - 5:.1f} {MARGIN + 4:.1f},{line1 + 2:.1f}" '
                     f'fill="{INK}"/>'
                 )
-            row.append(
-                seat_marker(seat, MARGIN + 30, line1 - 5, 10, size=FONT, name=self.board.name(seat))
-            )
+            row.append(seat_marker(seat, MARGIN + 30, line1 - 5, 10, size=FONT))
             name = _fit(self.board.name(seat), FONT, 150)
             if seat == me:
                 name += f" ({_('you')})"
