@@ -28,7 +28,6 @@ from typing import Any
 
 from tianxia.games.greatwall.data import KINDS, components
 from tianxia.web.boards import Board, BoardInput
-from tianxia.web.i18n import ngettext_of
 from tianxia.web.boards.svg import (
     INK,
     document,
@@ -42,6 +41,7 @@ from tianxia.web.boards.svg import (
     text_width,
     wrap,
 )
+from tianxia.web.i18n import ngettext_of
 
 WIDTH = 420.0
 FONT = readable(WIDTH)  # the smallest text: 12 CSS px on a phone
