@@ -41,6 +41,7 @@ NOT_ACTIONS: tuple[Any, ...] = (
     -(10**30),
     10**30,
     2**63,
+    10**5000,
     True,
     False,
     [],
@@ -64,6 +65,7 @@ NOT_SEATS: tuple[Any, ...] = (
     -1,
     10**30,
     -(10**30),
+    -(10**5000),
     True,
     "0",
     b"0",
@@ -166,6 +168,25 @@ def test_a_value_that_names_no_action_is_a_notation_error(name: str) -> None:
 def test_nested_junk_names_no_action(name: str, bad: Any) -> None:
     for m in positions(name):
         refuses_as_notation(m, bad)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_refusal_of_a_huge_value_is_short(name: str) -> None:
+    """A stranger's megabyte of junk is not echoed back whole in the message."""
+    m = positions(name)[1]
+    for bad in ("x" * 100_000, ["x"] * 100_000, 10**5000, {"k": "v" * 100_000}):
+        for call in (m.state.apply, m.play, m.game.action_from_id, m.state.explain):
+            try:
+                text = call(bad)
+            except ValueError as e:
+                text = str(e)
+            assert isinstance(text, str) and len(text) < 400, (call, text[:80])
+        with pytest.raises(ValueError) as err:
+            m.state.observation(bad)
+        assert len(str(err.value)) < 400
+        with pytest.raises(ValueError) as err:
+            Match.from_json({**m.to_json(), "log": [bad], "ids": []})
+        assert len(str(err.value)) < 400
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -7,7 +7,12 @@ from typing import Any
 
 def shown(value: object) -> str:
     """`repr(value)` cut to a length fit for an error message (the value may be anything)."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception:
+        # A value whose repr fails (an int past Python's digit limit, a broken __repr__)
+        # still gets its refusal.
+        return f"<{type(value).__name__}>"
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -17,7 +22,7 @@ class NotationError(ValueError):
     def __init__(self, text: str, reason: str) -> None:
         self.text = text
         self.reason = reason
-        super().__init__(f"cannot read {text!r}: {reason}")
+        super().__init__(f"cannot read {shown(text)}: {reason}")
 
 
 class IllegalActionError(ValueError):

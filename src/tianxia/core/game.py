@@ -122,7 +122,7 @@ class Game(ABC):
         if players is None:
             players = self.MIN_PLAYERS
         if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError(f"{self.NAME}: players must be a whole number, not {players!r}")
+            raise ValueError(f"{self.NAME}: players must be a whole number, not {shown(players)}")
         if not self.MIN_PLAYERS <= players <= self.MAX_PLAYERS:
             raise ValueError(
                 f"{self.NAME} is for {self.MIN_PLAYERS}-{self.MAX_PLAYERS} players, not {players}"
@@ -133,7 +133,7 @@ class Game(ABC):
         unknown = sorted(set(options) - set(specs) - set(legacy))
         if unknown:
             known = ", ".join(specs) or "none"
-            raise ValueError(f"{self.NAME} has no option {unknown[0]!r} (options: {known})")
+            raise ValueError(f"{self.NAME} has no option {shown(unknown[0])} (options: {known})")
         chosen: dict[str, Any] = {}
         for spec in self.OPTIONS:
             value = options.get(spec.name, self._default_option(spec, players))
@@ -141,7 +141,7 @@ class Game(ABC):
             if not _is_choice(spec, value):
                 allowed = ", ".join(map(repr, spec.choices))
                 raise ValueError(
-                    f"{self.NAME}: option {spec.name}={value!r} is not one of {allowed}"
+                    f"{self.NAME}: option {spec.name}={shown(value)} is not one of {allowed}"
                 )
             chosen[spec.name] = value
         for spec in self.LEGACY_OPTIONS:
@@ -149,7 +149,7 @@ class Game(ABC):
             if not _is_choice(spec, value):
                 allowed = ", ".join(map(repr, spec.choices))
                 raise ValueError(
-                    f"{self.NAME}: option {spec.name}={value!r} is not one of {allowed}"
+                    f"{self.NAME}: option {spec.name}={shown(value)} is not one of {allowed}"
                 )
             if value != spec.default:
                 chosen[spec.name] = value
@@ -282,7 +282,7 @@ class Game(ABC):
     def parse_action_text(self, text: object) -> Action:
         """The action written `text` in this game's notation (NotationError if none)."""
         if not isinstance(text, str):
-            raise NotationError(repr(text), "notation must be a string")
+            raise NotationError(shown(text), "notation must be a string")
         return self.codec.parse(text)
 
     def layout(self) -> JSON:
@@ -735,7 +735,7 @@ class State(metaclass=StateMeta):
             # An action object built by hand with a field of the wrong type or out of range
             # (Take(999), Bid("100")): refused here, before any rule reads its fields.
             raise IllegalActionError(
-                "ENGINE-4", f"{action!r} is not an action of {self.game.NAME}", action
+                "ENGINE-4", f"{shown(action)} is not an action of {self.game.NAME}", action
             )
         if self.is_chance_node():
             raise IllegalActionError(

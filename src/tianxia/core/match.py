@@ -160,14 +160,16 @@ class Match:
             raise ValueError("a saved game's 'options' is an object")
         seed = data.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"a saved game's seed is a whole number, not {seed!r}")
+            raise ValueError(f"a saved game's seed is a whole number, not {shown(seed)}")
         version = data.get("rules_version")
         if isinstance(version, int) and not isinstance(version, bool):
             options = game_class(data["game"]).options_of_version(version, options)
         game = load_game(data["game"], players=players, **options)
         version = data.get("rules_version", game.VERSION)
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-            raise ValueError(f"a saved game's rules_version is a whole number, not {version!r}")
+            raise ValueError(
+                f"a saved game's rules_version is a whole number, not {shown(version)}"
+            )
         if version > game.VERSION:
             raise ValueError(
                 f"the save was written under rules version {version} of {game.NAME}, "
@@ -194,11 +196,13 @@ class Match:
         for i, entry in enumerate(ids or notes):
             try:
                 if older and not isinstance(entry, str):
-                    raise NotationError(repr(entry), "an older save replays by notation, text only")
+                    raise NotationError(
+                        shown(entry), "an older save replays by notation, text only"
+                    )
                 a = m.state.to_action(entry)
                 if ids and notes and str(a) != notes[i]:
                     raise ValueError(
-                        f"entry {i + 1}: id {entry} is {a}, but the log says {notes[i]!r}"
+                        f"entry {i + 1}: id {shown(entry)} is {a}, but the log says {shown(notes[i])}"
                     )
                 m.play(a)
             except (IllegalActionError, NotationError) as e:
@@ -206,9 +210,9 @@ class Match:
                     raise ValueError(
                         f"the save was written under rules version {version} of {game.NAME} "
                         f"and its notation no longer replays under version {game.VERSION}: "
-                        f"entry {i + 1} ({entry!r}): {e}"
+                        f"entry {i + 1} ({shown(entry)}): {e}"
                     ) from None
-                raise ValueError(f"entry {i + 1} of the save ({entry!r}): {e}") from None
+                raise ValueError(f"entry {i + 1} of the save ({shown(entry)}): {e}") from None
         rng = data.get("rng")
         if rng is not None:
             try:

@@ -32,7 +32,7 @@ def game_class(name: object) -> type[Game]:
         return _REGISTRY[name]
     except KeyError:
         known = ", ".join(list_games()) or "none"
-        raise ValueError(f"no game called {name!r} (games: {known})") from None
+        raise ValueError(f"no game called {shown(name)} (games: {known})") from None
 
 
 def load_game(name: str, players: int | None = None, **options: Any) -> Game:
