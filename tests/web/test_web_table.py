@@ -438,3 +438,39 @@ def test_views_that_come_together_are_shown_one_by_one(site: Server, page: Page)
         "() => performance.getEntriesByName('tianxia-drawn').map(m => m.startTime)"
     )
     assert marks[-1] - marks[0] < 300  # no pause between them
+
+
+@pytest.mark.timeout(120)
+def test_panels_name_every_seat_and_say_who_is_connected_and_whose_turn(
+    site: Server, browser: Browser
+) -> None:
+    gid = _new_game(site, "greatwall", ["open", "open"])
+    anna, ben = _join(site, gid, 0, "Anna"), _join(site, gid, 1, "Ben")
+    pa = browser.new_context().new_page()
+    _hold(pa, site, gid, {0: anna})
+    strip = pa.locator("#players")
+    expect(strip.locator("li.seat0")).to_contain_text("Anna")
+    expect(strip.locator("li.seat0 .presence.on")).to_be_visible()
+    expect(strip.locator("li.seat1 .presence.off")).to_be_visible()  # Ben is not here yet
+    expect(strip.locator("li.seat0.turn")).to_be_visible()
+    # Your turn, noticed: the tab's title and its icon.
+    expect(pa).to_have_title(re.compile("^● "))
+    assert (pa.locator("link[rel=icon]").get_attribute("href") or "").endswith("favicon-turn.svg")
+    pb = browser.new_context().new_page()
+    _hold(pb, site, gid, {1: ben})
+    expect(strip.locator("li.seat1 .presence.on")).to_be_visible()
+    assert not pb.title().startswith("●")
+    # The log and the chat name seats by their names, never by the engine's P1, P2.
+    pb.locator("#chat-text").fill("hello")
+    pb.locator("#chat-send").click()
+    expect(pa.locator("#chat")).to_contain_text("Ben")
+    n = pa.locator("#log li").count()
+    pa.locator(
+        "#moves button.move[data-action='draw'], .board-wrap .spot[data-actions='[\"draw\"]']"
+    ).first.click()
+    wait_for_the_next_view(pa, n)
+    expect(pb.locator("#log")).to_contain_text("Anna")
+    assert not re.search(r"\bP[12]\b", pb.locator("#log").inner_text())
+    pb.context.close()
+    expect(strip.locator("li.seat1 .presence.off")).to_be_visible()  # Ben left
+    pa.context.close()
