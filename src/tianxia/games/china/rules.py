@@ -597,6 +597,12 @@ def why_illegal(s: ChinaState, a: Action) -> tuple[str, str]:
             there = emissaries_in(s, p)
             if limit == 0:
                 return ("CH-4.2", f"{pname} holds no house yet, so no emissary may go there")
+            if there == limit == 1:
+                return (
+                    "CH-4.2",
+                    f"the emissary limit in {pname} is 1 (the most houses of one player) "
+                    "and 1 emissary stands there",
+                )
             if there >= limit:
                 return (
                     "CH-4.2",

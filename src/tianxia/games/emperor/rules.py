@@ -1354,10 +1354,10 @@ def why_illegal(s: S, a: Action) -> tuple[str, str]:
         return ("EM-7.6", "the defender has already offered a merger in this attack")
     if isinstance(a, Advance):
         assert s.battle is not None
-        return (
-            "EM-7.7",
-            f"only up to {min(s.units[s.battle[0]], t.cap)} units can follow from {name(s.battle[0])}",
-        )
+        most = min(s.units[s.battle[0]], t.cap)
+        if most == 1:
+            return ("EM-7.7", f"only 1 unit can follow from {name(s.battle[0])}")
+        return ("EM-7.7", f"only up to {most} units can follow from {name(s.battle[0])}")
     if isinstance(a, Defend):
         return ("EM-8.2", f"{seat_name(s.decider)} has no matching defence card to play")
     if isinstance(a, AssignYin):
