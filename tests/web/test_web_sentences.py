@@ -267,3 +267,17 @@ def test_a_bots_reason_is_a_sentence_in_words_in_every_language(name: str) -> No
             assert said != text and "games" not in said and " moves" not in said, said
             inner = found[2][-1]
             assert translate_sentence(inner, lang, name) in said, (inner, said)
+
+
+def test_every_status_the_emperors_board_shows_is_a_word_of_the_catalogue() -> None:
+    from tianxia.web.sentences import EMPEROR_STATUSES
+
+    match = Match(load_game("emperor", 3), seed=6)
+    rng = random.Random(6)
+    seen: set[str] = set()
+    for _ in range(400):
+        if match.state.is_terminal():
+            break
+        seen.update(str(p["status"]) for p in match.state.observation(None)["players"])
+        _step(match, rng)
+    assert {"waiting", "active"} <= seen <= set(EMPEROR_STATUSES) <= set(words())

@@ -179,6 +179,10 @@ def extract_sentences() -> Iterator[tuple[str, str, list[str], str]]:
                     yield _sentence_context(path), found[0], found[1], where
 
 
+# What the Emperor's observation says of a seat (`rules.status`), which its board shows.
+EMPEROR_STATUSES = ("waiting", "active", "junior", "eliminated")
+
+
 def words() -> list[str]:
     """The words the rules put into sentences: colours, kinds of card, animals, the
     Emperor's cards, obstacles and phases, the Silk Road's card titles and texts."""
@@ -195,6 +199,7 @@ def words() -> list[str]:
     emperor_words = {
         *map(kind_name, (*emperor.yang_kinds, *emperor.yin_kinds, *obstacles)),
         *(str(p) for p in PHASES),
+        *EMPEROR_STATUSES,
     }
     cards = tianxia.load_game("silkroad").data.cards  # type: ignore[attr-defined]
     card_words = {w for c in cards for w in (c.title, c.text)}
