@@ -19,9 +19,10 @@ from tianxia.games.silkroad.data import load_data
 from tianxia.games.silkroad.game import SilkroadGame
 from tianxia.games.silkroad.position import position
 from tianxia.games.silkroad.state import SilkroadState
-from tianxia.web.boards import Board, render
+from tianxia.web.boards import Board, BoardInput, render
+from tianxia.web.boards.silkroad import confirm
 
-from .board_checks import SVG, check_board, play_and_check
+from .board_checks import SVG, check_board, check_labels_apart, check_phone, play_and_check
 
 TRANSLATE = re.compile(r"translate\(([-\d.]+),([-\d.]+)\)")
 
@@ -59,11 +60,14 @@ def phase(state: State) -> str:
     return str(state.observation(None)["phase"])
 
 
-def spot_things(svg: str) -> dict[str, ET.Element]:
-    """Each placed action and the first marked thing (a group with a class) in its spot."""
+def spot_things(svg: str, picks: bool = False) -> dict[str, ET.Element]:
+    """Each placed action and the first marked thing (a group with a class) in its spot:
+    the place it goes to, or (`picks`) the thing picked up to play it."""
     out: dict[str, ET.Element] = {}
     for g in ET.fromstring(svg).iter(f"{SVG}g"):
         if "spot" not in (g.get("class") or "").split():
+            continue
+        if (g.get("data-pick") is not None) != picks:
             continue
         thing = next(e for e in g.iter(f"{SVG}g") if e is not g and e.get("class"))
         for action in json.loads(g.get("data-actions") or "[]"):
@@ -101,26 +105,35 @@ def test_every_action_but_wait_has_its_place(players: int, seed: int) -> None:
         board, legal = view(match, state, seat)
         assert set(legal) - board.placed <= {"wait"}, phase(state)
         things = spot_things(board.svg)
+        picked = spot_things(board.svg, picks=True)
         for action in board.placed:
             verb, *words = action.split()
             seen.add(verb)
-            thing = things[action]
+            thing = things.get(action, picked.get(action))
+            assert thing is not None
             cls = thing.get("class") or ""
+            if verb in ("play", "give", "lay", "drop"):
+                # A card is picked first, then (but to lay or drop a dead one) its merchant.
+                kind = "hand" if verb in ("play", "lay") else "display"
+                card = picked[action]
+                assert card.get("class") == f"card {kind}"
+                assert card.get("data-card") == str(int(words[0][1:]) - 1)
+                if verb in ("play", "give"):
+                    assert cls.split()[0] == "merchant-card"
+                    assert thing.get("data-colour") == words[1]
+                else:
+                    assert action not in things
+                continue
             if verb == "start":
                 # A, B, C lie one behind another before field 1: fields -2, -1, 0.
                 assert cls == "start"
                 assert thing.get("data-field") == str("ABC".index(words[0]) - 2)
-            elif verb in ("play", "lay"):
-                assert cls == "card hand" and thing.get("data-card") == str(int(words[0][1:]) - 1)
-            elif verb in ("give", "drop"):
-                assert cls == "card display"
-                assert thing.get("data-card") == str(int(words[0][1:]) - 1)
             elif verb == "bazaar":
                 assert cls == "bazaar-card" and thing.get("data-seat") == str(seat)
             elif verb == "carry":
                 assert cls == "alternative" and thing.get("data-numeral") == words[0]
             elif verb in ("pick", "miles"):
-                assert cls == "merchant" and thing.get("data-colour") == words[0]
+                assert cls.split()[0] == "merchant-card" and thing.get("data-colour") == words[0]
             else:
                 raise AssertionError(f"placed {action}")
     assert {"start", "play", "carry", "pick"} <= seen
@@ -182,10 +195,11 @@ def test_another_seats_hand_card_is_not_in_the_view() -> None:
     match, state = first(4, 3, lambda s: phase(s) == "turn" and bool(titles(s)[0]))
     hidden = titles(state)[0][0]
     own, _ = view(match, state, 1)
-    assert hidden in texts(own.svg)
+    # A title may wrap over two lines of a card.
+    assert hidden in " ".join(texts(own.svg))
     for seat in (0, None):
         other, _ = view(match, state, seat)
-        assert hidden not in other.svg
+        assert hidden not in other.svg and hidden not in " ".join(texts(other.svg))
     spectator, _ = view(match, state, None)
     assert "Your hand" not in texts(spectator.svg)
 
@@ -203,7 +217,8 @@ def test_the_cards_before_a_player_are_open_to_everyone() -> None:
             if g.get("class") == "displays" and g.get("data-seat") == str(seat)
         ]
         assert len(cards) == 1
-        assert f"#{kind + 1}" in [t.text for t in cards[0].iter(f"{SVG}text")]
+        words = [t.text or "" for t in cards[0].iter(f"{SVG}text")]
+        assert words[0].split()[0] == f"#{kind + 1}"
 
 
 def test_the_spot_of_a_hand_card_offers_its_plays() -> None:
@@ -212,8 +227,8 @@ def test_the_spot_of_a_hand_card_offers_its_plays() -> None:
     plays = [a for a in legal if a.startswith("play ")]
     assert plays
     card = plays[0].split()[1]
-    things = spot_things(board.svg)
-    spot_of = {a: id(things[a]) for a in board.placed}
+    things = spot_things(board.svg, picks=True)
+    spot_of = {a: id(things[a]) for a in board.placed if a in things}
     same_card = {a for a in plays if a.split()[1] == card}
     # The colour choices of one card share the card's spot (the page asks which).
     assert len({spot_of[a] for a in same_card}) == 1
@@ -226,7 +241,7 @@ def test_the_viewer_the_turn_and_the_wind_rose_are_marked() -> None:
     board, _ = view(match, state, 2)
     words = texts(board.svg)
     assert any("your move" in w for w in words)
-    assert "you · ▶ decides" in words
+    assert "P3 · you · decides" in words
     marked = state.observation(None)["wind_rose"]
     stones = [
         c.get("data-colour")
@@ -247,11 +262,11 @@ PRINTED = Path(__file__).parents[1] / "data" / "silkroad-printed-bazaar"
 
 
 def past_track_note(board: Board) -> list[str]:
+    """The note under the bazaar table, its wrapped lines joined."""
     return [
-        t.text or ""
+        " ".join(t.text or "" for t in g.iter(f"{SVG}text"))
         for g in ET.fromstring(board.svg).iter(f"{SVG}g")
         if g.get("class") == "bazaar-past-track"
-        for t in g.iter(f"{SVG}text")
     ]
 
 
@@ -317,7 +332,7 @@ def test_a_click_inside_a_ringed_merchant_names_it(page: Any) -> None:
         "() => { window.hits = []; for (const s of document.querySelectorAll('.spot'))"
         " s.addEventListener('click', () => window.hits.push(s.dataset.actions)); }"
     )
-    rings = page.locator(".board-wrap .spot > rect:first-of-type")
+    rings = page.locator(".board-wrap .spot .merchant-card > rect:first-of-type")
     assert rings.count() >= 1
     for k in range(rings.count()):
         rings.nth(k).scroll_into_view_if_needed()
@@ -328,3 +343,74 @@ def test_a_click_inside_a_ringed_merchant_names_it(page: Any) -> None:
     hits = page.evaluate("window.hits")
     assert len(hits) == rings.count()
     assert all(json.loads(h)[0].startswith(("pick", "miles")) for h in hits)
+
+
+NAMES = ("Anna", "Bert", "Cora", "Dirk", "Emma", "Finn", "Gina")
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 4), (5, 2)])
+def test_every_view_reads_and_taps_on_a_phone(players: int, seed: int) -> None:
+    """Text of 12 px and tap targets of 44 px on a 390 px phone, no label over another,
+    and the players' names where P-numbers were."""
+    for n, (match, state) in enumerate(positions(players, seed, steps=160)):
+        mover = state.current_player()
+        for seat in {None, mover if mover >= 0 else None, n % players}:
+            legal = [str(a) for a in state.legal_actions()] if seat == mover else []
+            board = render(
+                match.game, state.envelope(seat, match.seq), legal, names=NAMES[:players]
+            )
+            check_board(board, legal)
+            check_phone(board.svg)
+            check_labels_apart(board.svg)
+            assert not re.search(r"\bP\d\b", " ".join(texts(board.svg)))
+
+
+def _top(g: ET.Element) -> float:
+    return min(float(r.get("y") or 0) for r in g.iter(f"{SVG}rect"))
+
+
+def test_the_hand_lies_just_above_the_merchants_it_is_played_on() -> None:
+    """A card is picked in the hand, then the merchant tapped: both in one view, a
+    phone's screen or less apart, whatever the track holds."""
+    match, state = first(4, 3, lambda s: phase(s) == "turn" and s.current_player() == 1)
+    board, legal = view(match, state, 1)
+    root = ET.fromstring(board.svg)
+    picks = [g for g in root.iter(f"{SVG}g") if g.get("data-pick", "").startswith("sr-hand-")]
+    chips = [g for g in root.iter(f"{SVG}g") if "merchant-card" in (g.get("class") or "")]
+    assert picks and len(chips) == len(state.observation(None)["merchants"])
+    lowest_chip = max(_top(g) for g in chips) + 46
+    highest_card = min(_top(g) for g in picks)
+    assert 0 < lowest_chip - highest_card < 600
+    # A picked card offers every play of it; each play's merchant offers it too.
+    for g in picks:
+        offered = json.loads(g.get("data-actions") or "[]")
+        kind = f"#{str(g.get('data-pick')).removeprefix('sr-hand-')}"
+        assert offered and all(a.split()[1] == f"#{int(kind[1:]) + 1}" for a in offered)
+    for g in chips:
+        colour = g.get("data-colour")
+        spot_ = next(
+            (s for s in root.iter(f"{SVG}g") if g in list(s) and s.get("data-actions")), None
+        )
+        wanted = [a for a in legal if a.split()[-1] == colour and a.startswith(("play", "give"))]
+        got = json.loads(spot_.get("data-actions") or "[]") if spot_ is not None else []
+        assert got == wanted
+
+
+def test_the_last_moves_of_others_are_marked_on_what_they_changed() -> None:
+    match, state = first(3, 4, lambda s: phase(s) == "turn" and s.current_player() == 0)
+    recent = ((1, "play #3 white"), (2, "bazaar"))
+    board = render(match.game, state.envelope(0, match.seq), [], recent=recent)
+    root = ET.fromstring(board.svg)
+    marked = {g.get("id") for g in root.iter() if "recent" in (g.get("class") or "").split()}
+    assert marked == {"sr-merchant-white", "sr-chip-white", "sr-seat-1", "sr-seat-2"}
+    ids = [e.get("id") for e in root.iter() if e.get("id")]
+    assert len(ids) == len(set(ids)) and "sr-track" in ids and "sr-field-12" in ids
+
+
+def test_laying_a_dead_card_asks_first() -> None:
+    match, state = first(3, 4, lambda s: phase(s) == "turn")
+    view_ = state.envelope(state.current_player(), match.seq)
+    board = BoardInput(match.game, match.game.layout(), view_, [])
+    asked = confirm("lay #3", board)
+    assert asked and "#3" in asked and "turn ends" in asked
+    assert confirm("drop #3", board) and confirm("play #3 white", board) is None
