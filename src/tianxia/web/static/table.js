@@ -258,7 +258,8 @@ function refusal(msg) {
 
 function ask(question, what, yes) {
   const box = $("confirm");
-  $("confirm-text").textContent = question + (what ? " (" + what + ")" : "");
+  const c = conns.get(shown);
+  $("confirm-text").replaceChildren(withNames(question + (what ? " (" + what + ")" : ""), c && c.view));
   $("confirm-yes").textContent = t("Play this move");
   $("confirm-no").textContent = t("Cancel");
   const close = () => { box.hidden = true; };
@@ -279,7 +280,7 @@ function menu(c, actions, label) {
 }
 
 function moveButton(c, l, onclick) {
-  const b = el("button", { class: "move", "data-action": l.action, onclick }, l.text || l.explain || l.action);
+  const b = el("button", { class: "move", "data-action": l.action, onclick }, withNames(l.text || l.explain || l.action, c.view));
   if (prefs.get("notation")) b.append(" ", el("code", { class: "notation", text: l.action }));
   if (l.confirm) b.classList.add("asks");
   if (c.busy) b.disabled = true;
@@ -505,7 +506,7 @@ function stepper(c, head, list) {
     input.setAttribute("aria-invalid", l ? "false" : "true");
     go.disabled = !l || !!c.busy;
     words.textContent = l ? "" : t("Not an amount you may choose");
-    go.replaceChildren(l ? (l.text || l.action) : head);
+    go.replaceChildren(l ? withNames(l.text || l.action, c.view) : head);
     go.dataset.action = l ? l.action : "";
     if (l && prefs.get("notation")) go.append(" ", el("code", { class: "notation", text: l.action }));
   };
