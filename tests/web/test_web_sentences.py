@@ -281,3 +281,25 @@ def test_every_status_the_emperors_board_shows_is_a_word_of_the_catalogue() -> N
         seen.update(str(p["status"]) for p in match.state.observation(None)["players"])
         _step(match, rng)
     assert {"waiting", "active"} <= seen <= set(EMPEROR_STATUSES) <= set(words())
+
+
+@pytest.mark.parametrize(("version", "said"), [(3, "an orange card"), (2, "a orange card")])
+def test_chinas_log_says_an_orange_card_and_stored_games_keep_their_words(
+    version: int, said: str
+) -> None:
+    rng = random.Random(8)
+    for seed in range(40):
+        match = Match(load_game("china", 3, rules_version=version), seed=seed)
+        for _ in range(300):
+            state = match.state
+            if state.is_terminal():
+                break
+            if not state.is_chance_node():
+                orange = [a for a in state.legal_actions() if str(a) == "exchange orange"]
+                if orange:
+                    match.play(orange[0])
+                    log = match.state.observation(None)["log"]
+                    assert any(said in line for line in log), log[-3:]
+                    return
+            _step(match, rng)
+    pytest.fail("no game offered an exchange of an orange card")

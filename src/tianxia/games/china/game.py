@@ -7,9 +7,10 @@ Options: `board` ("3-4" or "4-5"; only 4 players choose) and `fortifications`.
 Version history: 1, first complete implementation; 2, Wei has 7 house fields (the
 rulebook's scoring example fills it with 7 houses), which moves the ids of every action
 after Wei's fields, so saves of version 1 replay by their notation; 3, the deal's last
-log line names the Emperor's holder P1, as every other sentence names a seat. The log is
-part of the state (and of the state hashes stored games keep), so games stored under
-version 2 keep "seat 0" (the legacy option ``rules_version``).
+log line names the Emperor's holder P1, as every other sentence names a seat, and an
+exchange of an orange card says "an orange card". The log is part of the state (and of
+the state hashes stored games keep), so games stored under version 2 keep "seat 0" and
+"a orange card" (the legacy option ``rules_version``).
 """
 
 from __future__ import annotations
