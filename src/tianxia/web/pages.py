@@ -264,7 +264,11 @@ def render_document(source: Path) -> str:
     for tok in tokens:
         if tok.children:
             tok.children = fix(tok.children)
-    return str(md.renderer.render(tokens, md.options, {}))
+    html = str(md.renderer.render(tokens, md.options, {}))
+    # A code block or a table too wide for a phone scrolls in its place (style.css): the
+    # keyboard reaches it to scroll it too. The source's own HTML is off, so every such
+    # tag is the renderer's.
+    return html.replace("<pre>", '<pre tabindex="0">').replace("<table>", '<table tabindex="0">')
 
 
 def page(request: Request, template: str, **context: Any) -> HTMLResponse:

@@ -160,10 +160,12 @@ def wrap(content: str, size: float, width: float, bold: bool = False) -> list[st
 
 
 def document(width: float, height: float, parts: Iterable[str], title: str) -> str:
-    """The whole inline `<svg>`: scales to its container, keeps its proportions."""
+    """The whole inline `<svg>`: scales to its container, keeps its proportions. A named
+    group, not an image: an image's insides are hidden from assistive technology, and
+    its spots are controls."""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.0f} '
-        f'{height:.0f}" role="img" aria-label="{esc(title)}" preserveAspectRatio="xMidYMid meet">'
+        f'{height:.0f}" role="group" aria-label="{esc(title)}" preserveAspectRatio="xMidYMid meet">'
         f'<rect width="100%" height="100%" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
     )
 

@@ -1,0 +1,75 @@
+"""axe-core on the pages around the tables: the lobby, the rules and data pages, a
+replay, in two languages, at a desk's size and a phone's; on the phone, every control
+a thumb's size. Any serious or critical finding fails, listed. A table of every title
+(as a seat in the middle of a game, with a thing picked, with a question or the menu
+of moves open, at the end, and as a spectator) is looked at by the games of
+test_web_acceptance.py."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("playwright")
+pytest.importorskip("axe_playwright_python")
+
+from playwright.sync_api import Browser, expect
+
+from serving import Server
+from web.accessibility import blocking_violations, small_targets
+
+TITLES = ["china", "greatwall", "emperor", "mandarin", "silkroad"]
+
+
+def _new_game(site: Server, title: str, seats: list[str]) -> str:
+    import httpx
+
+    r = httpx.post(
+        f"{site.base}/api/games", json={"game": title, "seats": seats, "players": len(seats)}
+    )
+    r.raise_for_status()
+    gid: str = r.json()["id"]
+    return gid
+
+
+def _finished(site: Server, title: str, players: int) -> str:
+    import httpx
+
+    gid = _new_game(site, title, ["bot:random"] * players)
+    for _ in range(900):
+        if httpx.get(f"{site.base}/api/games/{gid}").json()["status"] == "finished":
+            return gid
+        time.sleep(0.1)
+    raise AssertionError(f"the bots did not finish a game of {title}")
+
+
+SIZES = {"desk": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(("lang", "size"), [("en", "desk"), ("de", "phone")])
+def test_the_lobby_rules_and_a_replay_have_no_serious_findings(
+    site: Server, browser: Browser, lang: str, size: str
+) -> None:
+    page = browser.new_context(viewport=SIZES[size]).new_page()
+    found: list[str] = []
+    page.goto(f"{site.base}/?lang={lang}")
+    expect(page.locator("button.quick").first).to_be_visible()
+    found += blocking_violations(page, f"lobby ({lang})")
+    if size == "phone":
+        found += small_targets(page, f"lobby ({lang})")
+    for title in TITLES:
+        page.goto(f"{site.base}/rules/{title}?lang={lang}")
+        found += blocking_violations(page, f"rules of {title} ({lang})")
+    page.goto(f"{site.base}/rules/china/data?lang={lang}")
+    found += blocking_violations(page, f"China's data ({lang})")
+    gid = _finished(site, "greatwall", 2)
+    page.goto(f"{site.base}/games/{gid}/replay?lang={lang}")
+    expect(page.locator(".board-wrap svg")).to_be_visible()
+    page.locator("#r-next").click()
+    found += blocking_violations(page, f"replay ({lang})")
+    if size == "phone":
+        found += small_targets(page, f"replay ({lang})")
+    page.context.close()
+    assert not found, "\n".join(found)
