@@ -82,19 +82,22 @@ def pseudo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def _layout_words() -> set[str]:
-    """The map's names and ids, as each title's layout writes them: notation."""
+    """The map's own names and ids, as each title's layout writes them: notation (China's
+    and the Emperor's provinces and fields, Mandarin's characters). Card texts, animals
+    and the Silk Road's cities are translated, so they are not among them."""
     words: set[str] = set()
 
-    def walk(value: Any) -> None:
+    def walk(value: Any, key: str = "") -> None:
         if isinstance(value, str):
-            words.update(re.findall(r"[^\W\d_]+", value))
+            if key in ("name", "id", "province", "characters"):
+                words.update(re.findall(r"[^\W\d_]+", value))
         elif isinstance(value, dict):
             for k, v in value.items():
-                walk(k)
-                walk(v)
+                if k != "cities":
+                    walk(v, k)
         elif isinstance(value, list | tuple):
             for v in value:
-                walk(v)
+                walk(v, key)
 
     for name in TITLES:
         walk(tianxia.load_game(name, PLAYERS[name]).layout())
