@@ -234,3 +234,26 @@ def test_a_bots_reasons_and_the_log_come_marked_in_the_replay(pseudo: Server) ->
     why = list(data["why"].values())
     assert why and all(w.startswith(OPEN) and w.count(OPEN) >= 2 for w in why), why[:3]
     assert not any(re.search(r"visits|determinis|legal actions", w) for w in why), why[:3]
+
+
+def test_a_refusal_comes_marked(pseudo: Server) -> None:
+    from websockets.sync.client import connect
+
+    gid = _api(
+        pseudo, "/api/games", {"game": "greatwall", "players": 2, "seats": ["open", "bot:easy"]}
+    )["id"]
+    secret = _api(pseudo, f"/api/games/{gid}/join", {"seat": 0})["secret"]
+    with connect(pseudo.base.replace("http", "ws", 1) + f"/ws/games/{gid}") as ws:
+        ws.send(json.dumps({"type": "hello", "secret": secret, "lang": "xx"}))
+        view = json.loads(ws.recv())
+        while not view.get("legal"):
+            view = json.loads(ws.recv())
+        ws.send(
+            json.dumps(
+                {"type": "act", "action_id": "a1", "expected_seq": view["seq"], "action": "pass"}
+            )
+        )
+        reply = json.loads(ws.recv())
+        while reply.get("type") != "refused":
+            reply = json.loads(ws.recv())
+    assert reply["reason"].startswith(OPEN) and reply["reason"].endswith(CLOSE), reply
