@@ -471,7 +471,7 @@ class Painter:
         for i, line in enumerate(head):
             body.append(text(x + 7, y + 17 + i * 16, line, 13, "start", font_weight="bold"))
         top = y + 17 + 16 * len(head)
-        for i, line in enumerate(wrap_to(self.card_text(kind), FONT, w - 14)):
+        for i, line in enumerate(self.card_lines(kind, w - 14)):
             body.append(text(x + 7, top + i * LINE_H, line, FONT, "start"))
         inner = f'<g class="card hand" data-card="{kind}" id="{ident}">{"".join(body)}</g>'
         if not actions:
@@ -485,9 +485,20 @@ class Painter:
         label = f"{card_no(kind)} {title}: {self.card_text(kind)} ({'; '.join(what)})"
         return self.spot(actions, inner, label, pick=f"sr-hand-{kind}")
 
+    def card_lines(self, kind: int, width: float) -> list[str]:
+        """The card's text wrapped to `width`, each alternative on lines of its own."""
+        raw = str(self.cards[kind].get("text", "")) if 0 <= kind < len(self.cards) else ""
+        alts = alternatives(raw)
+        if list(alts) == ["I"]:
+            return wrap_to(self.card_text(kind), FONT, width)
+        lines: list[str] = []
+        for numeral, words in alts.items():
+            lines += wrap_to(f"{numeral}: {self._(words)}", FONT, width)
+        return lines
+
     def card_height(self, kind: int) -> float:
         head = wrap_to(f"{card_no(kind)} {self.title(kind)}", 13, CARD_W - 14, bold=True)
-        body = wrap_to(self.card_text(kind), FONT, CARD_W - 14)
+        body = self.card_lines(kind, CARD_W - 14)
         return max(TAP, 10 + 16 * len(head) + LINE_H * len(body))
 
     def hand(self, top: float) -> tuple[list[str], float]:
@@ -940,6 +951,36 @@ class Painter:
         out.append("</g>")
         return out, max(y, top + 46)
 
+    def legend(self, top: float) -> tuple[list[str], float]:
+        """The symbols of the board in words."""
+        _ = self._
+        out = ['<g class="legend" id="sr-legend">']
+        out.append(text(MARGIN, top + 14, _("Legend"), 13, "start", font_weight="bold"))
+        token = (
+            f'<rect x="0" y="-11" width="10" height="14" rx="2" fill="{MERCHANT_FILL["blue"]}" '
+            f'stroke="{INK}"/>' + seat_marker(0, 17, -4, 6, label=False)
+        )
+        frame = (
+            f'<rect x="0" y="-13" width="24" height="18" rx="4" fill="{CITY}" stroke="#8b1a1a" '
+            'stroke-width="3"/>'
+        )
+        stone = '<circle cx="6" cy="-4" r="5" fill="#111" stroke="#fff" stroke-width="1.5"/>'
+        marker = '<polygon points="0,-10 0,1 6,-4.5" fill="#8b1a1a"/>'
+        items = [
+            (24, token, _("a merchant on the track: its colour, then its owner's shape")),
+            (24, frame, _("red frame: the next city to pay; oz: what it pays the first")),
+            (12, stone, _("black stone on the wind rose: a marked merchant")),
+            (12, marker, _("red arrow on the bazaar table: the next bazaar")),
+        ]
+        y = top + 34
+        for w, sign, words in items:
+            out.append(f'<g transform="translate({MARGIN:.1f},{y:.1f})">{sign}</g>')
+            drawn, y = self.lines(MARGIN + w + 8, y, words, INNER - w - 8)
+            out += drawn
+            y += 4
+        out.append("</g>")
+        return out, y
+
     def paint(self) -> Board:
         parts, y = self.header()
         pending, y = self.pending(y)
@@ -958,6 +999,8 @@ class Painter:
         parts += table
         piles, y = self.piles(max(low, low2) + 6)
         parts += piles
+        legend, y = self.legend(y + 4)
+        parts += legend
         svg = document(WIDTH, y + 6, parts, self._("The Silk Road"))
         return Board(svg, self.placed)
 
