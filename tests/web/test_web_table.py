@@ -79,8 +79,16 @@ def test_a_move_that_ends_the_game_asks_and_cancel_does_nothing(
         rng = random.Random(_attempt)
         for _ in range(80):
             _through_curtain(page)
-            page.wait_for_function("() => { const c = conns.get(shown); return c && c.view; }")
+            # The hotseat's hand-over screen may come up at any view: it is passed first.
+            page.wait_for_function(
+                "() => !document.getElementById('curtain').hidden"
+                " || (conns.get(shown) && conns.get(shown).view)"
+            )
+            if page.locator("#curtain").is_visible():
+                continue
             v = _view(page)
+            if not v:
+                continue
             if v["terminal"]:
                 break
             legal = v["legal"]
