@@ -303,3 +303,21 @@ def test_chinas_log_says_an_orange_card_and_stored_games_keep_their_words(
                     return
             _step(match, rng)
     pytest.fail("no game offered an exchange of an orange card")
+
+
+def test_the_ends_summary_and_the_cards_alternatives_are_words_of_the_catalogue() -> None:
+    from tianxia.web.i18n import gettext_for
+    from tianxia.web.sentences import FINAL_PARTS, card_alternatives
+
+    match = Match(load_game("china", 3), seed=3)
+    rng = random.Random(3)
+    while not match.state.is_terminal():
+        _step(match, rng)
+    final = match.state.observation(None)["final"]
+    assert {k for part in final for k in part} == set(FINAL_PARTS)
+    cards = load_game("silkroad").data.cards  # type: ignore[attr-defined]
+    split = [p for c in cards for p in card_alternatives(c.text)]
+    assert "the group of two moves 4." in split
+    for lang in ("nl", "de"):
+        t = gettext_for(lang)
+        assert all(t(w) != w for w in [*FINAL_PARTS, *split]), lang

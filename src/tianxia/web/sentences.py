@@ -179,6 +179,8 @@ def extract_sentences() -> Iterator[tuple[str, str, list[str], str]]:
                     yield _sentence_context(path), found[0], found[1], where
 
 
+# What China's final scoring is made of, by the observation's names (the end's summary).
+FINAL_PARTS = ("provinces", "alliances", "roads")
 # What the Emperor's observation says of a seat (`rules.status`), which its board shows.
 EMPEROR_STATUSES = ("waiting", "active", "junior", "eliminated")
 
@@ -202,9 +204,16 @@ def words() -> list[str]:
         *EMPEROR_STATUSES,
     }
     cards = tianxia.load_game("silkroad").data.cards  # type: ignore[attr-defined]
-    card_words = {w for c in cards for w in (c.title, c.text)}
-    found = {*CHINA_COLOURS, *KINDS, *TABLES.animals, *SILKROAD_COLOURS}
+    card_words = {w for c in cards for w in (c.title, c.text, *card_alternatives(c.text))}
+    found = {*CHINA_COLOURS, *KINDS, *TABLES.animals, *SILKROAD_COLOURS, *FINAL_PARTS}
     return sorted({*found, *emperor_words, *card_words} - {""})
+
+
+def card_alternatives(text: str) -> list[str]:
+    """A Silk Road card's alternatives ("I: move 6 forward. II: ..."), each on its own, as
+    the board shows them; a card without numerals has none apart from its text."""
+    parts = re.split(r"(?:^|\s)(?:I|II|III): ", text)
+    return [p.strip() for p in parts[1:]] if len(parts) > 1 else []
 
 
 def display_strings() -> list[str]:
