@@ -205,7 +205,8 @@ def words() -> list[str]:
     }
     cards = tianxia.load_game("silkroad").data.cards  # type: ignore[attr-defined]
     card_words = {w for c in cards for w in (c.title, c.text, *card_alternatives(c.text))}
-    found = {*CHINA_COLOURS, *KINDS, *TABLES.animals, *SILKROAD_COLOURS, *FINAL_PARTS}
+    found = {*CHINA_COLOURS, *KINDS, *TABLES.animals, *TABLES.colours, *SILKROAD_COLOURS}
+    found.update(FINAL_PARTS)
     return sorted({*found, *emperor_words, *card_words} - {""})
 
 
