@@ -367,7 +367,7 @@ function detail(spot) {
   const actions = spotActions(spot);
   let text = spot.getAttribute("aria-label") || "";
   if (actions.length === 1) text += ": " + wordsOf(c.view, actions[0]) + (prefs.get("notation") ? ` [${actions[0]}]` : "");
-  else if (actions.length > 1 && spot.dataset.pick === undefined) text += " · " + t("{n} moves", { n: actions.length });
+  else if (actions.length > 1 && spot.dataset.pick === undefined) text += " · " + tn("{n} move", "{n} moves", actions.length, { n: actions.length });
   $("details").replaceChildren(withNames(text, c.view));
 }
 $("board").addEventListener("focusin", (e) => detail(e.target.closest && e.target.closest(".spot")));
