@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -125,3 +126,20 @@ def test_a_move_clock_is_sent_with_its_deadline(site: Server) -> None:
             view = json.loads(ws.recv())
         assert view["clock"]["seconds"] == 600
         assert 0 < view["clock"]["deadline"] - time.time() <= 600
+
+
+def test_the_scripts_strings_and_plurals_are_found_and_sent_in_their_forms(
+    tmp_path: Path,
+) -> None:
+    from tianxia.web.i18n import js_strings
+
+    (tmp_path / "page.js").write_text(
+        'el("p", { text: t("Your turn") });\n'
+        'el("p", { text: tn("{n} card", "{n} cards", hand, { n: hand }) });\n'
+    )
+    single, plural = script_strings(tmp_path)
+    assert single == ["Your turn"] and plural == [("{n} card", "{n} cards")]
+    # The page's own scripts: every t() string is sent, translated.
+    sent = js_strings("de")
+    assert sent["Your turn"] != "Your turn"
+    assert all(s in sent for s in script_strings()[0])

@@ -158,13 +158,13 @@ def ngettext_of(gettext: Callable[[str], str]) -> Callable[[str, str, int], str]
 
 
 @functools.cache
-def script_strings() -> tuple[list[str], list[tuple[str, str]]]:
+def script_strings(folder: Path = STATIC) -> tuple[list[str], list[tuple[str, str]]]:
     """The strings the page scripts translate: `t("...")` and `tn("...", "...", n)`."""
     from babel.messages.extract import extract
 
     single: list[str] = []
     plural: list[tuple[str, str]] = []
-    for path in sorted(STATIC.glob("*.js")):
+    for path in sorted(folder.glob("*.js")):
         with path.open("rb") as f:
             for _line, message, _comments, _context in extract(
                 "javascript", f, keywords={"t": None, "tn": (1, 2)}
