@@ -103,6 +103,12 @@ def test_a_finished_games_replay_carries_the_bots_reasons(site: Server) -> None:
     r = httpx.get(f"{site.base}/api/games/{gid}/replay", params={"step": 3, "board": True})
     data = r.json()
     assert data["why"], "every bot move has its reason once the game is over"
+    # In words, not the search's figures, and in the reader's language.
+    for why in data["why"].values():
+        assert why.startswith(("Chose at random among", "Played the only move open")), why
+        assert "\n" not in why and "legal actions" not in why, why
+    german = httpx.get(f"{site.base}/api/games/{gid}/replay", params={"lang": "de"}).json()
+    assert all(w.startswith(("Wählte", "Spielte")) for w in german["why"].values())
     assert data["board"].startswith("<svg")
     assert (
         httpx.get(f"{site.base}/api/games/{gid}/replay", params={"lang": "fr"}).status_code == 422
