@@ -681,6 +681,18 @@ $("chat-form").addEventListener("submit", (e) => {
 });
 
 document.addEventListener("keydown", (e) => {
+  // Tab stays inside an open question or menu, as in any modal dialog.
+  if (e.key === "Tab") {
+    const box = !$("confirm").hidden ? $("confirm") : !$("menu").hidden ? $("menu") : null;
+    if (box) {
+      const items = [...box.querySelectorAll("button")];
+      const i = items.indexOf(document.activeElement);
+      const next = e.shiftKey ? (i <= 0 ? items.length - 1 : i - 1) : (i + 1) % items.length;
+      e.preventDefault();
+      items[next].focus();
+    }
+    return;
+  }
   if (e.key !== "Escape") return;
   if (!$("confirm").hidden) { $("confirm").hidden = true; return; }
   if (!$("menu").hidden) { $("menu").hidden = true; return; }
