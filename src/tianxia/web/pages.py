@@ -380,3 +380,7 @@ def add_pages(app: FastAPI) -> None:
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
         return RedirectResponse("/static/favicon.svg")
+
+    from tianxia.web.learn import add_learn
+
+    add_learn(app)

@@ -1,0 +1,120 @@
+"""The lesson pages: `/learn/{game}` lists a title's lessons and plays them on its board.
+
+A lesson is played against the server, which holds no game for it: each request sends
+the lesson's moves played so far and the move tried, and the answer is built from the
+lesson's position and the engine (`tianxia.web.lessons.answer`). So a lesson costs the
+server one position and at most a few moves per request, and nothing is kept.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, Field
+
+import tianxia
+from tianxia.core import IllegalActionError, NotationError
+from tianxia.web import lessons
+from tianxia.web.i18n import gettext_for
+
+
+class Tried(BaseModel):
+    """The lesson's moves played so far, and the move tried now (none: show the lesson)."""
+
+    played: list[str] = Field(default_factory=list, max_length=8)
+    move: str | None = Field(default=None, max_length=200)
+
+
+def lesson_texts(lesson: lessons.Lesson, lang: str) -> dict[str, Any]:
+    return {
+        "id": lesson.id,
+        "rules": list(lesson.rules),
+        "example": lesson.example,
+        "steps": len(lesson.expected),
+        **{what: lesson.text(what, lang) for what in lessons.TEXTS},
+    }
+
+
+def _move_words(state: Any, action: str, lang: str, game: str) -> str:
+    from tianxia.web.sentences import translate_sentence
+    from tianxia.web.tableview import move_text
+
+    return move_text(translate_sentence(state.explain(action), lang, game), lang)
+
+
+def lesson_view(lesson: lessons.Lesson, tried: Tried, lang: str) -> dict[str, Any]:
+    """The lesson's board and moves after `tried`, as the page draws them."""
+    from tianxia.web.boards import render
+
+    game = lesson.game()
+    try:
+        ans = lessons.answer(lesson, tried.played, tried.move)
+    except IllegalActionError as e:
+        from tianxia.web.sentences import translate_reason
+
+        raise HTTPException(
+            409, {"reason": translate_reason(e.rule, e.reason, lang), "rule": e.rule}
+        ) from None
+    except (NotationError, lessons.LessonError, ValueError) as e:
+        raise HTTPException(400, str(e)) from None
+    state = ans.state
+    done = ans.outcome == "done"
+    legal = [] if done else [str(a) for a in state.legal_actions()]
+    seat = lesson.seat
+    gettext = gettext_for(lang)
+    recent: list[tuple[int | None, str]] = [(seat, a) for a in ans.played]
+    board = render(game, state.envelope(seat), legal, gettext, list(lesson.names), recent)
+    out: dict[str, Any] = {
+        "outcome": ans.outcome,
+        "played": ans.played,
+        "board": board.svg,
+        "placed": sorted(board.placed),
+        "legal": [{"action": a, "text": _move_words(state, a, lang, game.NAME)} for a in legal],
+        "expected": lessons.expected_now(lesson, state, ans.played),
+    }
+    if ans.outcome == "hint" and ans.move is not None:
+        out["hint"] = lesson.text("hint", lang)
+        out["tried"] = _move_words(state, ans.move, lang, game.NAME)
+    if done:
+        out["result"] = lesson.text("result", lang)
+    return out
+
+
+def _lesson(game: str, lesson_id: str) -> lessons.Lesson:
+    if game not in tianxia.list_games():
+        raise HTTPException(404, f"no game {game!r}")
+    lesson = lessons.find(game, lesson_id) if len(lesson_id) <= 80 else None
+    if lesson is None:
+        raise HTTPException(404, f"no lesson {lesson_id!r} for {game}")
+    return lesson
+
+
+def add_learn(app: FastAPI) -> None:
+    from tianxia.web.pages import language, page
+
+    @app.get("/learn/{game}", response_class=HTMLResponse, include_in_schema=False)
+    async def learn(request: Request, game: str) -> HTMLResponse:
+        if game not in tianxia.list_games():
+            raise HTTPException(404, f"no game {game!r}")
+        lang = language(request)
+        info = tianxia.load_game(game).info
+        items = [lesson_texts(lesson, lang) for lesson in lessons.lessons(game)]
+        return page(
+            request,
+            "learn.html",
+            game_name=game,
+            title=gettext_for(lang)(info.title),
+            lessons=items,
+            lessons_json=json.dumps(items).replace("</", "<\\/"),
+        )
+
+    @app.post("/api/learn/{game}/{lesson_id}")
+    async def lesson_move(
+        request: Request, game: str, lesson_id: str, tried: Tried
+    ) -> dict[str, Any]:
+        """A lesson's board after the moves sent: `outcome` is "start", "step", "done"
+        (with `result`) or "hint" (another legal move, not played: with `hint`)."""
+        return lesson_view(_lesson(game, lesson_id), tried, language(request))

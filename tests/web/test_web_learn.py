@@ -1,0 +1,100 @@
+"""The lessons in Chromium: every lesson of a title played through by clicking the moves it
+asks for, in each language, with another legal move answered by the hint once; progress
+kept by the browser; the lobby's "Learn" link; no developer's words on a player's page."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from serving import Server
+from tianxia.web import lessons
+
+LANGS = ("en", "nl", "de")
+
+
+def _click_wrong(page: Page, wrong: str) -> None:
+    """Plays `wrong` as a player would: its place on the board, else its button."""
+    spots = page.locator("#board .spot:not([data-pick])")
+    for i in range(spots.count()):
+        spot = spots.nth(i)
+        if wrong in json.loads(spot.get_attribute("data-actions") or "[]"):
+            spot.click()
+            menu = page.locator(f'#menu:not([hidden]) button[data-action="{wrong}"]')
+            if menu.count():
+                menu.click()
+            return
+    page.locator(f'#moves button[data-action="{wrong}"]').click()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", lessons.titles())
+def test_every_lesson_is_played_through_by_clicking(
+    site: Server, page: Page, game: str, lang: str
+) -> None:
+    page.goto(f"{site.base}/learn/{game}?lang={lang}")
+    expect(page.locator("#lesson-list a")).to_have_count(len(lessons.lessons(game)))
+    for lesson in lessons.lessons(game):
+        page.locator(f'#lesson-list a[data-lesson="{lesson.id}"]').click()
+        expect(page.locator("#lesson-h")).to_have_text(lesson.text("title", lang))
+        expect(page.locator("#lesson-task")).to_have_text(lesson.text("task", lang))
+        expect(page.locator(f'#board[data-lesson="{lesson.id}"] svg')).to_be_visible()
+        # Another legal move: answered with the hint, which names the rule; nothing moves.
+        assert lesson.wrong is not None
+        _click_wrong(page, lesson.wrong)
+        hint = page.locator("[data-lesson-hint]")
+        expect(hint).to_contain_text(lesson.text("hint", lang))
+        expect(hint).to_contain_text(lesson.rules[0])
+        expect(page.locator("[data-lesson-done]")).to_have_count(0)
+        for _ in lesson.expected:
+            target = page.locator("[data-lesson-expected]").first
+            expect(target).to_be_visible()
+            target.click()
+            menu = page.locator("#menu:not([hidden]) [data-lesson-expected]")
+            if menu.count():
+                menu.first.click()
+            expect(page.locator("[data-lesson-hint]")).to_have_count(0)
+        done = page.locator("[data-lesson-done]")
+        expect(done).to_contain_text(lesson.text("result", lang))
+        expect(page.locator(f'[data-mark="{lesson.id}"].done')).to_have_count(1)
+    # Progress is kept by the browser: a new visit shows every lesson done.
+    page.reload()
+    expect(page.locator(".lesson-mark.done")).to_have_count(len(lessons.lessons(game)))
+
+
+def test_the_lobby_links_learn_beside_play(site: Server) -> None:
+    html = httpx.get(f"{site.base}/?lang=en").text
+    for game in lessons.titles():
+        assert f'href="/learn/{game}' in html
+
+
+def test_a_lesson_answers_bad_input_with_a_clear_error(site: Server) -> None:
+    base = f"{site.base}/api/learn/china"
+    lesson = lessons.lessons("china")[0]
+    assert httpx.post(f"{base}/nosuchlesson", json={}).status_code == 404
+    assert httpx.post(f"{site.base}/api/learn/chess/x", json={}).status_code == 404
+    r = httpx.post(f"{base}/{lesson.id}", json={"played": ["house Chu.1"]})
+    assert r.status_code == 400
+    r = httpx.post(f"{base}/{lesson.id}", json={"move": "house Wei.1 joker red"})
+    assert r.status_code == 409 and r.json()["detail"]["rule"].startswith("CH-")
+    r = httpx.post(f"{base}/{lesson.id}", json={"move": "fly to the moon"})
+    assert r.status_code == 400
+    r = httpx.post(f"{base}/{lesson.id}", json={"move": "x" * 10_000})
+    assert r.status_code == 422
+    assert httpx.get(f"{site.base}/learn/chess").status_code == 404
+
+
+DEVELOPERS_WORDS = re.compile(
+    r"\btest_\w+|\w+\.py\b|\bsrc/|IllegalActionError|NotationError|current_player\(\)"
+)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_learn_page_holds_no_developers_words(site: Server, lang: str) -> None:
+    for game in lessons.titles():
+        html = httpx.get(f"{site.base}/learn/{game}?lang={lang}").text
+        assert not DEVELOPERS_WORDS.findall(html), game
