@@ -14,7 +14,7 @@ import pytest
 from tianxia.core import load_game
 from tianxia.core.match import Match
 from tianxia.web.boards import Board, BoardInput, render
-from tianxia.web.boards.emperor import confirm, parse
+from tianxia.web.boards.emperor import KIND_NAME, confirm, parse
 
 from .board_checks import SVG, check_board, check_labels_apart, check_phone, play_and_check
 
@@ -164,12 +164,17 @@ def test_a_kept_yang_card_is_seen_by_its_owner_only() -> None:
     )
     mine = ET.fromstring(_board(match, holder).svg)
     hand = next(g for g in mine.iter(f"{SVG}g") if g.get("class") == "hand")
-    assert kind in _texts(hand)
+    word = KIND_NAME.get(kind, kind)
+    assert word in _texts(hand)
     for other in [None, *range(n)]:
         if other == holder or (other is not None and kind in state.observation(other)["my_cards"]):
             continue
         svg = _board(match, other).svg
-        assert kind not in _texts(ET.fromstring(svg)), (other, kind)
+        root = ET.fromstring(svg)
+        # The legend names the Great Wall border in the same words as the card.
+        shown = [t for g in root if g.get("class") != "legend" for t in _texts(g)]
+        assert word not in shown, (other, kind)
+        assert not [g for g in root.iter() if (g.get("id") or "").startswith(f"em-card-{kind}")]
         if other is None:
             assert 'class="hand"' not in svg
         # The holder's cards still show, as a count on card backs.

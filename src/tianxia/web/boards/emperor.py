@@ -61,10 +61,18 @@ BORDER_STYLE = {
     "great_wall": 'stroke="#6b2a1a" stroke-width="6" stroke-dasharray="5 2"',
 }
 OBSTACLE_NAME = {
-    "normal": "open border",
-    "water": "water",
-    "mountains": "mountains",
-    "great_wall": "Great Wall",
+    "normal": N_("open border"),
+    "water": N_("water"),
+    "mountains": N_("mountains"),
+    "great_wall": N_("Great Wall"),
+}
+# The kinds of yang and yin cards the rules write as identifiers, in words.
+KIND_NAME = {"great_wall": N_("Great Wall")}
+STATUS = {
+    "active": N_("active"),
+    "waiting": N_("waiting"),
+    "junior": N_("junior"),
+    "eliminated": N_("eliminated"),
 }
 MARKER_NAME = {
     "city": N_("city marker"),
@@ -86,14 +94,14 @@ MARKER = {  # letter, fill
     "agriculture": ("A", "#2e8b3a"),
 }
 CARD_GROUP = {
-    "city": "economy",
-    "mine": "economy",
-    "agriculture": "economy",
-    "water": "attack",
-    "mountains": "attack",
-    "great_wall": "attack",
-    "hunger": "defence",
-    "flood": "defence",
+    "city": N_("economy"),
+    "mine": N_("economy"),
+    "agriculture": N_("economy"),
+    "water": N_("attack"),
+    "mountains": N_("attack"),
+    "great_wall": N_("attack"),
+    "hunger": N_("defence"),
+    "flood": N_("defence"),
 }
 TARGET = "#e0a100"
 
@@ -210,10 +218,11 @@ def _where(printed: Printed, borders: Borders) -> dict[str, Place]:
 
 
 @lru_cache(maxsize=8)
-def _border_layer(printed: Printed, borders: Borders) -> str:
+def _border_layer(printed: Printed, borders: Borders, _: Callable[[str], str]) -> str:
     where = _where(printed, borders)
     return "".join(
-        _border(where[a], where[b], obstacles, strongest) for a, b, obstacles, strongest in borders
+        _border(where[a], where[b], obstacles, strongest, _)
+        for a, b, obstacles, strongest in borders
     )
 
 
@@ -393,9 +402,11 @@ def prompt(
     return _(phase)
 
 
-def _border(a: Place, b: Place, obstacles: Sequence[str], strongest: str) -> str:
+def _border(
+    a: Place, b: Place, obstacles: Sequence[str], strongest: str, _: Callable[[str], str]
+) -> str:
     style = BORDER_STYLE.get(strongest, BORDER_STYLE["normal"])
-    what = ", ".join(OBSTACLE_NAME.get(o, o) for o in obstacles) or OBSTACLE_NAME["normal"]
+    what = ", ".join(_(OBSTACLE_NAME.get(o, o)) for o in obstacles) or _(OBSTACLE_NAME["normal"])
     out = [
         f'<g class="border {esc(strongest)}"><title>{esc(a.name)}–{esc(b.name)}: {esc(what)}'
         "</title>",
@@ -621,7 +632,7 @@ def _card(
 
 
 def _kinds(d: Mapping[str, int] | None, _: Callable[[str], str]) -> str:
-    items = [f"{_(k)} {n}" for k, n in (d or {}).items() if n]
+    items = [f"{_(KIND_NAME.get(k, k))} {n}" for k, n in (d or {}).items() if n]
     return ", ".join(items) if items else _("none")
 
 
@@ -663,7 +674,7 @@ def _seat_rows(
             flags.append(_("on turn"))
         if to_move == seat and seat != turn_player:
             flags.append(_("to decide"))
-        status = _(str(p.get("status", "")))
+        status = _(STATUS.get(str(p.get("status", "")), str(p.get("status", ""))))
         if p.get("senior") is not None and p.get("senior") != seat:
             status = _("junior partner of {seat}").format(seat=seat_name(names, int(p["senior"])))
         if p.get("claim"):
@@ -685,7 +696,7 @@ def _seat_rows(
         )
         lines = [facts]
         if seat != viewer and shown:
-            cards = ", ".join(f"{_(k)} {n}" for k, n in shown.items())
+            cards = ", ".join(f"{_(KIND_NAME.get(k, k))} {n}" for k, n in shown.items())
             lines.append(_("shown yang cards: {cards}").format(cards=cards))
         for k, line in enumerate(lines):
             row.append(text(MARGIN + 28, top + 19 + 17 * k, line, FONT, anchor="start"))
@@ -717,11 +728,11 @@ def _hand(body: Mapping[str, Any], y: float, _: Callable[[str], str]) -> tuple[s
     hand = {k: int(v) for k, v in (body.get("my_cards") or {}).items() if v}
     fresh = body.get("my_fresh_yang")
     cards = [
-        (k, _(k), _(CARD_GROUP.get(k, "yang")) + (f" ×{n}" if n > 1 else ""))
+        (k, _(KIND_NAME.get(k, k)), _(CARD_GROUP.get(k, "yang")) + (f" ×{n}" if n > 1 else ""))
         for k, n in hand.items()
     ]
     if fresh:
-        cards.append((f"{fresh}-drawn", _(str(fresh)), _("just drawn")))
+        cards.append((f"{fresh}-drawn", _(KIND_NAME.get(fresh, fresh)), _("just drawn")))
     cx = MARGIN
     for key, face, sub in cards:
         if cx + CARD_W > WIDTH - MARGIN:
@@ -839,7 +850,7 @@ def render(board: BoardInput) -> Board:
         'rx="8" fill="#eef3f7" stroke="#c9d3da"/>'
     )
     if printed:
-        parts.append(_border_layer(printed, borders))
+        parts.append(_border_layer(printed, borders, _))
     battle = body.get("battle")
     if battle and battle.get("from") in where and battle.get("to") in where:
         parts.append(
