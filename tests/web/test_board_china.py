@@ -359,6 +359,15 @@ def test_seats_are_named_by_their_players_names() -> None:
     for n, name in enumerate(names):
         assert any(t.startswith(name) for t in _texts(rows[str(n)]))
     assert not any(t in ("P1", "P2", "P3") for t in texts)
+    # A piece's title names its player too, and the board does not stretch on a desk.
+    root = ET.fromstring(board.svg)
+    titles = {
+        (g.find(f"{SVG}title").text or "")  # type: ignore[union-attr]
+        for g in root.iter(f"{SVG}g")
+        if "piece" in (g.get("class") or "").split()
+    }
+    assert titles <= set(names) and titles
+    assert "max-width" in (root.get("style") or "")
 
 
 def test_the_card_exchange_asks_to_be_confirmed() -> None:

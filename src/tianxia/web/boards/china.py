@@ -51,6 +51,7 @@ WIDTH = 520.0
 # below 44 px (fields lie closer than that, so their tap circles overlap a little).
 FONT = s.readable(WIDTH)
 TAP = s.tappable(WIDTH)
+DESK_WIDTH = 640.0  # CSS px on a wide screen: text some 20 px high, not stretched to the page
 MAP_TOP = 78.0  # the title and two lines of the awaited decision above the map
 SCALE = 5.6  # layout units to SVG units
 FIELD_R = 13.0
@@ -368,7 +369,9 @@ def _map(board: BoardInput, places: _Places, _: Callable[[str], str]) -> list[st
             _text(mx, my + 5.5, k + 1, FONT, fill=GREY, bold=True),
         ]
         for n, seat in enumerate(both):
-            group.append(s.seat_marker(seat, mx + 18 + 12 * n, my, 5.5, label=False))
+            group.append(
+                s.seat_marker(seat, mx + 18 + 12 * n, my, 5.5, label=False, name=board.name(seat))
+            )
         out.append(f'<g class="alliance" id="ch-alliance-{k + 1}">{"".join(group)}</g>')
 
     # Fields: free ones numbered as the notation counts them, built ones with the house.
@@ -390,7 +393,7 @@ def _map(board: BoardInput, places: _Places, _: Callable[[str], str]) -> list[st
             what += " · " + _("house of {seat}").format(seat=board.name(owner))
             parts.append(
                 f'<g id="ch-house-{_slug(name)}">'
-                + s.seat_marker(owner, x, y, HOUSE_R, size=FONT)
+                + s.seat_marker(owner, x, y, HOUSE_R, size=FONT, name=board.name(owner))
                 + "</g>"
             )
         else:
@@ -448,7 +451,11 @@ def _map(board: BoardInput, places: _Places, _: Callable[[str], str]) -> list[st
             row, col = divmod(n, 4)
             count = min(4, len(envoys) - 4 * row)
             ex = x + (col - (count - 1) / 2) * 12
-            parts.append(s.seat_marker(seat, ex, y + 17 + 12 * row, ENVOY_R, label=False))
+            parts.append(
+                s.seat_marker(
+                    seat, ex, y + 17 + 12 * row, ENVOY_R, label=False, name=board.name(seat)
+                )
+            )
         desc = _("{name} ({colour}): {placed} of {limit} emissaries").format(
             name=name, colour=_(colour), placed=placed, limit=limit
         )
@@ -528,7 +535,7 @@ def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], st
                 + f'<polygon class="turn-mark" points="9,{cy - 7:.1f} 19,{cy:.1f} 9,{cy + 7:.1f}" '
                 f'fill="{s.INK}"/>'
             )
-        row.append(s.seat_marker(seat, 34, cy, 11, size=FONT))
+        row.append(s.seat_marker(seat, 34, cy, 11, size=FONT, name=board.name(seat)))
         name = _fit(board.name(seat), FONT, 190)
         if seat == viewer:
             name += " (" + _("you") + ")"
@@ -680,7 +687,7 @@ def _cards(
     return out, y2 + CARD_H + 14
 
 
-def _legend(top: float, _: Callable[[str], str]) -> tuple[list[str], float]:
+def _legend(board: BoardInput, top: float, _: Callable[[str], str]) -> tuple[list[str], float]:
     """The map's symbols in words, each beside a small drawing of itself at height y."""
 
     def field(y: float) -> str:
@@ -715,8 +722,8 @@ def _legend(top: float, _: Callable[[str], str]) -> tuple[list[str], float]:
         )
 
     def envoys(y: float) -> str:
-        return s.seat_marker(0, 23, y, ENVOY_R, label=False) + s.seat_marker(
-            1, 37, y, ENVOY_R, label=False
+        return s.seat_marker(0, 23, y, ENVOY_R, label=False, name=board.name(0)) + s.seat_marker(
+            1, 37, y, ENVOY_R, label=False, name=board.name(1)
         )
 
     symbols: list[tuple[Callable[[float], str], str]] = [
@@ -768,7 +775,7 @@ def render(board: BoardInput) -> Board:
     places = _Places(board, colours, _)
     parts: list[str] = []
 
-    head = "China · " + _("board {side}").format(side=layout.get("side", ""))
+    head = _("China") + " · " + _("board {side}").format(side=layout.get("side", ""))
     if layout.get("reconstructed"):
         head += " · " + _("reconstructed map")
     parts.append(_text(14, 24, head, FONT + 1, anchor="start", bold=True))
@@ -792,7 +799,7 @@ def render(board: BoardInput) -> Board:
     seats_bottom = map_bottom + 34 + ROW_H * body["players"]
     cards, bottom = _cards(board, seats_bottom, places, _)
     parts += cards
-    legend, bottom = _legend(bottom, _)
+    legend, bottom = _legend(board, bottom, _)
     parts += legend
-    title = "China: " + status
-    return Board(s.document(WIDTH, bottom, parts, title), places.placed)
+    title = _("China") + ": " + status
+    return Board(s.document(WIDTH, bottom, parts, title, DESK_WIDTH), places.placed)

@@ -46,6 +46,7 @@ from tianxia.web.i18n import ngettext_of
 WIDTH = 420.0
 FONT = readable(WIDTH)  # the smallest text: 12 CSS px on a phone
 TAP = tappable(WIDTH)  # the smallest tap target: 44 CSS px on a phone
+DESK_WIDTH = 560.0  # CSS px on a wide screen: text some 17 px high, not stretched to the page
 MARGIN = 8.0
 GAP = 8.0
 PER_ROW = 2  # sections side by side
@@ -275,7 +276,7 @@ class _Drawing:
             f'<g class="card seat{seat} {kind}{" covered" if covered else ""}"{opacity}>',
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{CARD_H:.1f}" rx="3" '
             f'fill="{fill}" stroke="{colour}" stroke-width="2"/>',
-            seat_marker(seat, x + 13, y + 14, 10, size=FONT),
+            seat_marker(seat, x + 13, y + 14, 10, size=FONT, name=self.board.name(seat)),
             text(x + 27, y + 19, self._(kind), anchor="start"),
         ]
         right = x + w - 5
@@ -421,7 +422,9 @@ class _Drawing:
                     f'<rect x="{tx + 1:.1f}" y="{tyy:.1f}" width="{cell - 2:.1f}" height="23" '
                     f'rx="3" fill="{TILE_FILL}" fill-opacity="0.55"/>'
                 )
-            parts.append(seat_marker(seat, tx + 12, tyy + 11.5, 9.5, size=FONT))
+            parts.append(
+                seat_marker(seat, tx + 12, tyy + 11.5, 9.5, size=FONT, name=self.board.name(seat))
+            )
             parts.append(text(tx + 25, tyy + 16.5, total, anchor="start", bold=True))
         return [
             f'<g class="wall-section" id="gw-section-{name}" data-section="{name}">',
@@ -533,7 +536,9 @@ class _Drawing:
                     f'{MARGIN + 14:.1f},{line1 - 5:.1f} {MARGIN + 4:.1f},{line1 + 2:.1f}" '
                     f'fill="{INK}"/>'
                 )
-            row.append(seat_marker(seat, MARGIN + 30, line1 - 5, 10, size=FONT))
+            row.append(
+                seat_marker(seat, MARGIN + 30, line1 - 5, 10, size=FONT, name=self.board.name(seat))
+            )
             name = _fit(self.board.name(seat), FONT, 150)
             if seat == me:
                 name += f" ({_('you')})"
@@ -605,7 +610,8 @@ class _Drawing:
             return (
                 f'<rect x="{MARGIN:.1f}" y="{ty - 12:.1f}" width="40" height="24" rx="3" '
                 f'fill="{_tint(seat_colour(0), 0.22)}" stroke="{seat_colour(0)}" '
-                f'stroke-width="2"/>' + seat_marker(0, MARGIN + 12, ty, 8, label=False)
+                f'stroke-width="2"/>'
+                + seat_marker(0, MARGIN + 12, ty, 8, label=False, name=self.board.name(0))
             )
 
         def covered(ty: float) -> str:
@@ -620,7 +626,7 @@ class _Drawing:
             return (
                 f'<rect x="{MARGIN:.1f}" y="{ty - 12:.1f}" width="40" height="24" rx="3" '
                 f'fill="{TILE_FILL}" fill-opacity="0.55"/>'
-                + seat_marker(1, MARGIN + 12, ty, 8, label=False)
+                + seat_marker(1, MARGIN + 12, ty, 8, label=False, name=self.board.name(1))
             )
 
         def target(ty: float) -> str:
@@ -694,7 +700,7 @@ class _Drawing:
         bag, y = self._bag(y + 6)
         legend, y = self._legend(y + 4)
         parts += hand + seats + bag + legend
-        svg = document(WIDTH, y + MARGIN, parts, _("The Great Wall of China"))
+        svg = document(WIDTH, y + MARGIN, parts, _("The Great Wall of China"), DESK_WIDTH)
         return Board(svg, self.placed)
 
 

@@ -50,6 +50,7 @@ from tianxia.web.boards.svg import (
 WIDTH = 520.0
 FONT = readable(WIDTH)  # the smallest text: 12 CSS px on a phone
 TAP = tappable(WIDTH)  # the smallest tap target: 44 CSS px on a phone
+DESK_WIDTH = 640.0  # CSS px on a wide screen: text some 20 px high, not stretched to the page
 HEAD = 100.0  # up to three lines of the awaited decision, and the turn count
 CX = WIDTH / 2
 CY = HEAD + 210.0
@@ -343,7 +344,7 @@ class _Drawing:
                 mx, my = left + width + 13, base_y - 5
             else:
                 mx, my = (left + 10 if anchor == "start" else left + width - 10), base_y + 17
-            parts.append(seat_marker(holder, mx, my, 10, size=FONT))
+            parts.append(seat_marker(holder, mx, my, 10, size=FONT, name=self.name(holder)))
         if actions:
             # The whole sector, squares and the ring's breadth about them, takes the tap.
             arc = [3 * k - 0.5 + 3 * i / 6 for i in range(7)]
@@ -383,7 +384,7 @@ class _Drawing:
                         f'r="{STONE + 4:.1f}" fill="#fff" fill-opacity="0.8" stroke="{INK}" '
                         f'stroke-width="1.5" stroke-dasharray="3 2"/>'
                     )
-                parts.append(seat_marker(seat, x, y, STONE, size=FONT))
+                parts.append(seat_marker(seat, x, y, STONE, size=FONT, name=self.name(seat)))
                 mark = self.mark("stone", str(seat))
                 out.append(f'<g class="stone{mark}" id="mn-stone-{seat}">{"".join(parts)}</g>')
         return "".join(out)
@@ -584,7 +585,7 @@ class _Drawing:
                         f'<circle cx="{x:.1f}" cy="{my:.1f}" r="15" fill="none" stroke="{INK}" '
                         f'stroke-width="1.5" stroke-dasharray="3 2"/>'
                     )
-                out.append(seat_marker(seat, x, my, 11, size=FONT))
+                out.append(seat_marker(seat, x, my, 11, size=FONT, name=self.name(seat)))
                 if seat in overbid:
                     note = _("over-bid")
                 elif seat in out_of:
@@ -673,7 +674,7 @@ class _Drawing:
             f'<rect x="{MARGIN:.1f}" y="{top:.1f}" width="{WIDTH - 2 * MARGIN:.1f}" '
             f'height="{height:.1f}" rx="6" fill="{fill}" stroke="{INK}" '
             f'stroke-width="{2.5 if own else 0.8}"/>',
-            seat_marker(seat, MARGIN + 18, top + 17, 10, size=FONT),
+            seat_marker(seat, MARGIN + 18, top + 17, 10, size=FONT, name=self.name(seat)),
         ]
         sign = b["signs"][seat] if seat < len(b["signs"]) else None
         money = self.money(seat)
@@ -790,7 +791,7 @@ class _Drawing:
             return (
                 f'<circle cx="{MARGIN + 20:.1f}" cy="{y:.1f}" r="{STONE + 4:.1f}" fill="#fff" '
                 f'stroke="{INK}" stroke-width="1.5" stroke-dasharray="3 2"/>'
-                + seat_marker(0, MARGIN + 20, y, STONE, label=False)
+                + seat_marker(0, MARGIN + 20, y, STONE, label=False, name=self.name(0))
             )
 
         def hint(y: float) -> str:
@@ -857,7 +858,7 @@ class _Drawing:
         legend, top = self.legend(top)
         parts.append(legend)
         title = self._("Mandarin board")
-        return Board(document(WIDTH, top + 6, parts, title), self.spots.placed)
+        return Board(document(WIDTH, top + 6, parts, title, DESK_WIDTH), self.spots.placed)
 
 
 def _fit(name: str, size: float, width: float) -> str:

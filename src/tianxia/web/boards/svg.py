@@ -59,10 +59,17 @@ def _polygon(cx: float, cy: float, r: float, sides: int, turn: float = -90.0) ->
 
 
 def seat_marker(
-    seat: int, cx: float, cy: float, r: float, label: bool = True, size: float | None = None
+    seat: int,
+    cx: float,
+    cy: float,
+    r: float,
+    label: bool = True,
+    size: float | None = None,
+    name: str | None = None,
 ) -> str:
     """A piece of `seat`: its colour, its own shape and (if `label`) its P-number, written
-    `size` high (by default in proportion to the piece)."""
+    `size` high (by default in proportion to the piece); its title is the seat's `name`
+    where one is known."""
     colour = seat_colour(seat)
     shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
     style = f'fill="{colour}" stroke="{INK}" stroke-width="1"'
@@ -89,7 +96,7 @@ def seat_marker(
             f'text-anchor="middle" fill="#fff" stroke="{INK}" stroke-width="0.3" '
             f'font-weight="bold">{seat + 1}</text>'
         )
-    return f'<g class="piece seat{seat}"><title>{seat_label(seat)}</title>{body}</g>'
+    return f'<g class="piece seat{seat}"><title>{esc(name or seat_label(seat))}</title>{body}</g>'
 
 
 def spot(
@@ -159,13 +166,22 @@ def wrap(content: str, size: float, width: float, bold: bool = False) -> list[st
     return lines or [""]
 
 
-def document(width: float, height: float, parts: Iterable[str], title: str) -> str:
+def document(
+    width: float,
+    height: float,
+    parts: Iterable[str],
+    title: str,
+    max_width: float | None = None,
+) -> str:
     """The whole inline `<svg>`: scales to its container, keeps its proportions. A named
     group, not an image: an image's insides are hidden from assistive technology, and
-    its spots are controls."""
+    its spots are controls. A board drawn for a phone's width reads best on a desk at
+    `max_width` CSS px, not stretched across the page (its text would double)."""
+    style = f' style="max-width: {max_width:.0f}px"' if max_width else ""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.0f} '
-        f'{height:.0f}" role="group" aria-label="{esc(title)}" preserveAspectRatio="xMidYMid meet">'
+        f'{height:.0f}" role="group" aria-label="{esc(title)}" preserveAspectRatio="xMidYMid meet"'
+        f"{style}>"
         f'<rect width="100%" height="100%" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
     )
 
