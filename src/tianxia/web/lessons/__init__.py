@@ -106,9 +106,18 @@ def _greatwall(game: Game, spec: dict[str, Any]) -> State:
     return position(game.players, sections, **spec)
 
 
+def _emperor(game: Game, spec: dict[str, Any]) -> State:
+    from tianxia.games.emperor.position import position
+
+    spec = {k: _seat_keys(v) for k, v in spec.items()}
+    holdings = {p: (int(seat), int(n)) for p, (seat, n) in spec.pop("holdings").items()}
+    return position(game, holdings, **spec)  # type: ignore[arg-type]
+
+
 BUILDERS: dict[str, Callable[[Game, dict[str, Any]], State]] = {
     "china": _china,
     "greatwall": _greatwall,
+    "emperor": _emperor,
 }
 
 
@@ -167,11 +176,27 @@ def _greatwall_readers() -> dict[str, Callable[[Any], Any]]:
     }
 
 
+def _emperor_readers() -> dict[str, Callable[[Any], Any]]:
+    def holdings(s: Any) -> dict[str, list[int]]:
+        names = s.game.tables.index
+        return {p: [s.owner[i], s.units[i]] for p, i in names.items() if s.owner[i] >= 0}
+
+    return {
+        "holdings": holdings,
+        "scores": lambda s: list(s.scores()),
+        "phase": lambda s: str(s.phase),
+    }
+
+
 class _Readers(dict[str, dict[str, Callable[[Any], Any]]]):
     """Built on first use: a reader imports its title's rules."""
 
     def __missing__(self, name: str) -> dict[str, Callable[[Any], Any]]:
-        made = {"china": _china_readers, "greatwall": _greatwall_readers}[name]()
+        made = {
+            "china": _china_readers,
+            "greatwall": _greatwall_readers,
+            "emperor": _emperor_readers,
+        }[name]()
         self[name] = made
         return made
 
