@@ -139,7 +139,8 @@ class Tap:
 
 def read_tap(folder: Path) -> Tap:
     path = folder / "tap.jsonl"
-    scanned, leaks, kinds = 0, [], {}
+    scanned, leaks = 0, []
+    kinds: dict[str, int] = {}
     if path.exists():
         with path.open() as f:
             for line in f:

@@ -182,7 +182,7 @@ def put(url: str, game_id: str, data: dict[str, Any], replayed: Replayed) -> lis
             for seq, ((seat, action, _), h) in enumerate(zip(data["log"], replayed.hashes), start=1)
         ]
         if rows:
-            store.append(game_id, rows, data["status"])
+            store.append(game_id, rows, {"status": data["status"]})
         store.set_status(game_id, data["status"])
     finally:
         store.close()

@@ -33,7 +33,7 @@ def test_a_conflict_in_a_batch_is_rolled_back_alone(tmp_path: Path) -> None:
         [
             ("g0", [_row(0, "a"), _row(1, None)], None),
             ("g1", [_row(0, "b")], None),  # seq 0 of g1 is taken
-            ("g2", [_row(0, "c")], "finished"),
+            ("g2", [_row(0, "c")], {"status": "finished"}),
         ]
     )
     assert results[0] is None and results[2] is None
@@ -42,7 +42,7 @@ def test_a_conflict_in_a_batch_is_rolled_back_alone(tmp_path: Path) -> None:
     assert [r.client_id for r in store.log("g1")] == ["first"]
     assert [r.client_id for r in store.log("g2")] == ["c"]
     with pytest.raises(Conflict):
-        store.append("g2", [_row(1, "c")])  # a client id is used once per game
+        store.append("g2", [_row(1, "c")])  # a client id is used once per seat of a game
     assert len(store.log("g2")) == 1
 
 

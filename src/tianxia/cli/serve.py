@@ -45,6 +45,17 @@ def serve(
         help="Cost of the games not yet finished one client address may hold at once "
         "(0: no limit).",
     ),
+    games_in_memory: int = typer.Option(
+        256,
+        min=1,
+        help="Idle games kept in memory; the others (and every finished game nobody "
+        "watches) are loaded again from their log when asked for.",
+    ),
+    open_game_expiry: float = typer.Option(
+        7 * 24 * 3600.0,
+        min=0.0,
+        help="Seconds after which an open game nobody has joined since is deleted (0: never).",
+    ),
 ) -> None:
     """Run the game server: the lobby, the websocket protocol, the database log."""
     try:
@@ -64,7 +75,13 @@ def serve(
     except Damaged as e:
         typer.echo(f"Tianxia does not start: {e}", err=True)
         raise typer.Exit(1) from None
-    limits = Limits(max_body=max_body, games_per_minute=games_per_minute, open_games=open_games)
+    limits = Limits(
+        max_body=max_body,
+        games_per_minute=games_per_minute,
+        open_games=open_games,
+        games_in_memory=games_in_memory,
+        open_game_expiry=open_game_expiry,
+    )
     config = uvicorn.Config(
         create_app(url, bot_pause=bot_pause, limits=limits),
         host=host,

@@ -7,11 +7,13 @@ and the shared table (`tianxia.play.table`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import math
 import os
+import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -31,10 +33,12 @@ from tianxia.server.live import (
     TAKEOVER_STRENGTH,
     UNAVAILABLE_SENTENCE,
     Connection,
+    Evicted,
     Hub,
     LiveGame,
     Unloadable,
     new_seed,
+    row_summary,
 )
 from tianxia.server.storage import (
     OverQuota,
@@ -47,6 +51,9 @@ from tianxia.server.storage import (
 from tianxia.server.testhooks import Hooks
 
 log = logging.getLogger("tianxia.server")
+# Games in one page of the lobby: by default, and at most.
+PAGE = 100
+MAX_PAGE = 500
 
 
 class NewGame(BaseModel):
@@ -110,19 +117,23 @@ def create_app(
         store = Store(url)
         if hooks is not None:
             store.fault = hooks.fault
-        hub = Hub(store, bot_pause=bot_pause, hooks=hooks)
+        hub = Hub(store, bot_pause=bot_pause, hooks=hooks, games_in_memory=limits.games_in_memory)
         app.state.hub = hub
-        # Games with a bot to move resume by themselves after a restart.
-        for row in store.list_games():
-            if row["status"] == "running":
-                try:
-                    await hub.get(row["id"])
-                except Unloadable as e:
-                    # One game this release cannot resume must not keep the others down.
-                    log.warning("%s", e)
+        if hooks is not None and hooks.grace is not None:
+            hub.grace = hooks.grace
+        # Games that move by themselves (a bot, a clock) resume after a restart; the
+        # others are loaded when someone asks for them.
+        for game_id in store.to_resume():
+            try:
+                await hub.get(game_id)
+            except Unloadable as e:
+                # One game this release cannot resume must not keep the others down.
+                log.warning("%s", e)
+        sweeper = asyncio.create_task(_sweep(hub, limits))
         try:
             yield
         finally:
+            sweeper.cancel()
             hub.close()
 
     app = FastAPI(
@@ -159,6 +170,14 @@ def create_app(
     @app.exception_handler(ValueError)
     async def _value_error(request: Request, exc: ValueError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    @app.exception_handler(Evicted)
+    async def _evicted(request: Request, exc: Evicted) -> JSONResponse:
+        return JSONResponse(
+            {"detail": "the game was busy being reloaded: nothing changed; send it again"},
+            status_code=503,
+            headers={"Retry-After": "1"},
+        )
 
     @app.exception_handler(SQLAlchemyError)
     async def _unavailable(request: Request, exc: SQLAlchemyError) -> JSONResponse:
@@ -241,37 +260,52 @@ def create_app(
         hub: HubDep,
         status: Annotated[str | None, Query(pattern="^(open|running|finished)$")] = None,
         player: Annotated[str | None, Query(max_length=64)] = None,
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
+        offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
     ) -> list[dict[str, Any]]:
-        """Games, newest first; `status` filters, `player` keeps that player's games and
-        marks those where it is that player's turn."""
+        """Games, newest first, `limit` of them from the `offset`-th; `status` filters,
+        `player` keeps that player's games and marks those where it is that player's
+        turn. Read from the database: no game is loaded for it (but one stored before
+        its row kept a summary)."""
         st = hub.storage
-        rows = await st.run(st.store.list_games)
-        seats = await st.run(st.store.all_seats)
+        rows, seats = await st.run(st.store.lobby, status, player, limit, offset)
         out = []
         for row in rows:
             mine = [s["seat"] for s in seats.get(row["id"], []) if player and s["player"] == player]
-            if player and not mine:
-                continue
-            if status and row["status"] != status:
-                continue
-            try:
-                live = await hub.get(row["id"])
-            except Unloadable:
-                continue  # its own page says why
-            if live is None:
-                continue
-            summary = live.summary()
+            live = hub.games.get(row["id"])
+            if live is not None:
+                summary = live.summary()
+            else:
+                try:
+                    summary = row_summary(hub, row, seats.get(row["id"], []))
+                except Unloadable:
+                    try:
+                        live = await hub.get(row["id"])
+                    except Unloadable:
+                        continue  # its own page says why
+                    if live is None:
+                        continue
+                    summary = live.summary()
             # The last change (a move, a seat taken): the lobby dates games by it and lets
             # an open game nobody joins, or a running one nobody plays, leave its list.
             summary["updated"] = row["updated"]
             if player:
                 summary["your_seats"] = mine
-                summary["your_turn"] = summary["to_move"] in mine and live.status == "running"
+                summary["your_turn"] = summary["to_move"] in mine and summary["status"] == "running"
             out.append(summary)
         return out
 
     @app.get("/api/games/{game_id}")
     async def game_summary(game_id: str, hub: HubDep) -> dict[str, Any]:
+        live = hub.games.get(game_id)
+        if live is None and len(game_id) <= 32:
+            # From its row, as the lobby does: asking for a summary loads no game.
+            st = hub.storage
+            row = await st.run(st.store.game, game_id)
+            if row is None:
+                raise HTTPException(404, "no such game")
+            with contextlib.suppress(Unloadable):
+                return row_summary(hub, row, await st.run(st.store.seats, game_id))
         return (await live_or_404(hub, game_id)).summary()
 
     @app.post("/api/games/{game_id}/join")
@@ -279,6 +313,7 @@ def create_app(
         """Take an open seat: returns the seat's secret (keep it: it is the seat's key)."""
         live = await live_or_404(hub, game_id)
         async with live.lock:
+            hub.adopt(live)
             if body.seat >= len(live.seats) or live.seats[body.seat]["kind"] != "open":
                 raise HTTPException(409, f"seat {body.seat} is not open")
             secret = new_secret()
@@ -309,6 +344,7 @@ def create_app(
         live = await live_or_404(hub, game_id)
         seat = await _seat_of(live, hub, body.secret)
         async with live.lock:
+            hub.adopt(live)
             if live.status != "open":
                 raise HTTPException(409, "the game has started: resign instead")
             values = {"kind": "open", "name": None, "player": None, "secret_hash": None}
@@ -326,6 +362,7 @@ def create_app(
         live = await live_or_404(hub, game_id)
         seat = await _seat_of(live, hub, body.secret)
         async with live.lock:
+            hub.adopt(live)
             if live.status == "finished":
                 raise HTTPException(409, "the game is over")
             await hub.storage.run(hub.storage.store.update_seat, game_id, seat, resigned=True)
@@ -347,6 +384,7 @@ def create_app(
         if live.status != "finished":
             raise HTTPException(409, "a rematch follows a finished game")
         async with live.lock:
+            hub.adopt(live)
             if live.rematch is None:
                 seats = [
                     f"bot:{s['strength']}" if s["kind"] == "bot" else "open" for s in live.seats
@@ -500,6 +538,11 @@ def create_app(
                     continue
                 try:
                     await _handle(live, conn, text)
+                except Evicted:
+                    # The game left memory before this connection's hello and was
+                    # loaded again meanwhile: the page reconnects to the one in memory.
+                    await ws.close(code=1012)
+                    break
                 except SQLAlchemyError as e:
                     # A read or write the database failed (an act's own failure is
                     # refused as `unavailable` by the game): nothing changed.
@@ -592,6 +635,39 @@ def create_app(
         live.kick()
 
     return app
+
+
+async def _sweep(hub: Hub, limits: Limits) -> None:
+    """Now and then: idle games leave memory (`Hub.trim`), and open games nobody has
+    joined for `limits.open_game_expiry` seconds are deleted."""
+    last_expiry = 0.0
+    # A short expiry is looked for more often than once a minute.
+    every = min(EXPIRY_SWEEP, max(SWEEP, limits.open_game_expiry / 4))
+    while True:
+        await asyncio.sleep(SWEEP)
+        hub.trim()
+        now = time.time()
+        if limits.open_game_expiry and now - last_expiry >= every:
+            last_expiry = now
+            try:
+                while gone := await hub.storage.run(
+                    hub.storage.store.expire_open, now - limits.open_game_expiry
+                ):
+                    for game_id in gone:
+                        live = hub.games.pop(game_id, None)
+                        if live is not None:
+                            live.evicted = True
+                            for conn in list(live.conns):
+                                live.detach(conn)
+                                await conn.close()
+                    log.info("%d open games nobody joined have expired", len(gone))
+            except SQLAlchemyError as e:
+                log.error("open games could not be expired: %s", e)
+
+
+# Seconds between sweeps of memory, and between sweeps for expired open games.
+SWEEP = 1.0
+EXPIRY_SWEEP = 60.0
 
 
 def _error(code: str, reason: str) -> dict[str, Any]:

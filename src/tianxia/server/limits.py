@@ -26,6 +26,10 @@ class Limits:
     # any 60 seconds, and held at once by games not yet finished.
     games_per_minute: int = 60
     open_games: int = 200
+    # Idle games kept in memory (the others are loaded from their log when asked for).
+    games_in_memory: int = 256
+    # Seconds after which an open game nobody has joined (or left) is deleted; 0: never.
+    open_game_expiry: float = 7 * 24 * 3600.0
 
 
 def game_cost(plans: Sequence[tuple[str, str | None]]) -> int:

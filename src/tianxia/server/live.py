@@ -35,6 +35,7 @@ from tianxia.core import (
 from tianxia.core.registry import game_class
 from tianxia.play.table import NotYourTurn, RandomBot, SeatPlan, Table, make_bot
 from tianxia.server import protocol as P
+from tianxia.server.bots import BOTS_ONLY, PERSON, BotScheduler
 from tianxia.server.storage import Conflict, Row, Store
 
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ class Storage:
         self.store = store
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tianxia-db")
 
-        self._pending: list[tuple[str, list[Row], str | None, asyncio.Future[None]]] = []
+        self._pending: list[tuple[str, list[Row], dict[str, Any] | None, asyncio.Future[None]]] = []
         self._flushing = False
         self._flusher: asyncio.Task[None] | None = None
 
@@ -137,8 +138,9 @@ class Storage:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, lambda: fn(*args, **kwargs))
 
-    async def append(self, game_id: str, rows: list[Row], status: str | None) -> None:
-        """Write one game's rows; returns once they are committed.
+    async def append(self, game_id: str, rows: list[Row], values: dict[str, Any] | None) -> None:
+        """Write one game's rows, and `values` into its row (`Store.append`); returns
+        once they are committed.
 
         Appends that arrive while a commit is in flight wait and go together in the next
         transaction (group commit): one fsync for many games, and still no answer before
@@ -148,7 +150,7 @@ class Storage:
             Conflict: the seq or client id was taken; nothing of this append was written.
         """
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((game_id, rows, status, fut))
+        self._pending.append((game_id, rows, values, fut))
         if not self._flushing:
             self._flushing = True
             self._flusher = asyncio.create_task(self._flush())
@@ -160,7 +162,7 @@ class Storage:
                 batch, self._pending = self._pending, []
                 try:
                     results = await self.run(
-                        self.store.append_many, [(g, rows, status) for g, rows, status, _ in batch]
+                        self.store.append_many, [(g, rows, values) for g, rows, values, _ in batch]
                     )
                 except BaseException as e:
                     for *_, fut in batch:
@@ -212,6 +214,10 @@ class LiveGame:
         self.clock_task: asyncio.Task[None] | None = None
         # When the seat now to move was given the move (wall clock, for the move clock).
         self.turn_started = time.time()
+        # Set when the hub let the game leave memory (`Hub.trim`); `used` is when it was
+        # last asked for (monotonic), to leave the least recently used first.
+        self.evicted = False
+        self.used = time.monotonic()
 
     # --- loading ------------------------------------------------------------------------
     @classmethod
@@ -258,7 +264,11 @@ class LiveGame:
                 )
         # The table resolves chance at once (the opening deal): write what it drew.
         if match.seq > start:
-            await st.run(st.store.append, game_id, live.rows_since(start, None, None))
+            rows = live.rows_since(start, None, None)
+            await st.run(st.store.append, game_id, rows, live.public())
+        elif row.get("seq") != match.seq:
+            # Stored before the row kept its public summary: the lobby reads it from now on.
+            await st.run(st.store.set_values, game_id, live.public())
         return live
 
     def receipt(self, stored_hash: str) -> str:
@@ -267,6 +277,16 @@ class LiveGame:
         if self.hub.hooks is not None:
             return stored_hash
         return receipt(int(self.row["seed"]), self.id, stored_hash)
+
+    def public(self) -> dict[str, Any]:
+        """The public summary the game's row keeps for the lobby (`Store.lobby`)."""
+        state = self.table.state
+        p = state.current_player()
+        return {
+            "seq": self.table.seq,
+            "to_move": p if p >= 0 else None,
+            "scores": json.dumps(state.scores_for(None)),
+        }
 
     def plans(self) -> list[SeatPlan]:
         return [
@@ -384,6 +404,7 @@ class LiveGame:
 
     def attach(self, conn: Connection) -> None:
         """Count `conn` among the game's viewers and send it a view at once."""
+        self.hub.adopt(self)
         self.conns.add(conn)
         if conn.seat is not None:
             self.broadcast()  # the other panels show this seat connected now
@@ -559,13 +580,16 @@ class LiveGame:
         t.play(action, seat)
         rows = self.rows_since(start, client_id, seat)
         status = "finished" if t.state.is_terminal() else None
+        values = self.public()
+        if status is not None:
+            values["status"] = status
         st = self.hub.storage
         hooks = self.hub.hooks
         if hooks is not None and hooks.ack_before_commit:
-            self._write_later(rows, status)
+            self._write_later(rows, values)
             return rows[0]
         try:
-            await st.append(self.id, rows, status)
+            await st.append(self.id, rows, values)
         except Conflict:
             while m.seq > start:
                 m.undo()
@@ -586,12 +610,12 @@ class LiveGame:
                 log.exception("game %s: its ratings were not written", self.id)
         return rows[0]
 
-    def _write_later(self, rows: list[Row], status: str | None) -> None:
+    def _write_later(self, rows: list[Row], values: dict[str, Any]) -> None:
         """The broken promise of a test hook: answer now, write a moment later."""
 
         async def later() -> None:
             await asyncio.sleep(0.05)
-            await self.hub.storage.append(self.id, rows, status)
+            await self.hub.storage.append(self.id, rows, values)
 
         task = asyncio.create_task(later())
         self.hub.background.add(task)
@@ -659,9 +683,32 @@ class LiveGame:
         taken = t.undo(conn.seat)
         for c in self.conns:
             c.sent_seq = min(c.sent_seq, t.seq)
+        try:
+            await st.run(st.store.set_values, self.id, self.public())
+        except Exception as e:
+            # The undo is written; only the lobby's summary lags until the next move.
+            log.warning("game %s: the summary after an undo was not written: %s", self.id, e)
         return {"type": "undone", "action_id": msg.action_id, "seq": t.seq, "action": str(taken)}
 
+    def idle(self) -> bool:
+        """Nothing holds the game in memory: no viewer, no bot thinking, no clock
+        running, nobody inside its lock."""
+        return (
+            not self.conns
+            and (self.bot_task is None or self.bot_task.done())
+            and (self.clock_task is None or self.clock_task.done())
+            and not self.lock.locked()
+        )
+
     # --- bots and clocks -----------------------------------------------------------------
+    def bot_priority(self) -> int:
+        """A person waits for this game's bots (a seat of theirs, not given up, not
+        left to a stand-in past the clock), or only bots do."""
+        for s in self.seats:
+            if s["kind"] == "human" and not s["resigned"] and s["seat"] not in self.takeover:
+                return PERSON
+        return BOTS_ONLY
+
     def kick(self) -> None:
         """Let bots move if one is to decide; start the clock of a person who is."""
         if self.status != "running":
@@ -676,7 +723,6 @@ class LiveGame:
             self.clock_task = asyncio.create_task(self._clock(self.table.seq, to_move))
 
     async def _bots(self) -> None:
-        loop = asyncio.get_running_loop()
         retry = BOT_RETRY
         while self.status == "running":
             t = self.table
@@ -691,9 +737,7 @@ class LiveGame:
             try:
                 if hooks is not None and hooks.break_bots:
                     raise RuntimeError("test hook: this bot fails")
-                st, action, why = await loop.run_in_executor(
-                    self.hub.bot_pool, _think, bot, t.state
-                )
+                st, action, why = await self.hub.bots.run(self.bot_priority(), _think, bot, t.state)
                 st.check(action)
             except Exception:
                 # A bot that fails must not stop the game: everyone would wait for ever.
@@ -751,6 +795,48 @@ class LiveGame:
             self.table.bots.pop(seat, None)
 
 
+def row_summary(hub: Hub, row: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """`LiveGame.summary` of a game not in memory, from its row and seats alone.
+
+    Raises:
+        Unloadable: the row was written by a newer release, or by one before the row
+            kept its summary (then the game must be loaded for it).
+    """
+    cls = game_class(row["game"])
+    if row["rules_version"] > cls.VERSION or row["seq"] is None or row["scores"] is None:
+        raise Unloadable(f"game {row['id']} has no summary this release can read")
+    options = json.loads(row["options"])
+    game = hub.game(
+        row["game"], row["players"], cls.options_of_version(row["rules_version"], options)
+    )
+    return {
+        "id": row["id"],
+        "game": row["game"],
+        "title": game.info.title,
+        "players": row["players"],
+        "options": options,
+        "rules_version": row["rules_version"],
+        "status": row["status"],
+        "seq": row["seq"],
+        "to_move": row["to_move"],
+        "clock": row["clock"],
+        "created": row["created"],
+        "seats": [
+            {
+                "seat": s["seat"],
+                "name": seat_name(s["seat"]) if s["name"] is None else s["name"],
+                "kind": s["kind"],
+                "strength": s["strength"],
+                "resigned": bool(s["resigned"]),
+                "bot_playing": False,  # a bot stands in only while the game is in memory
+            }
+            for s in seats
+        ],
+        "scores": json.loads(row["scores"]),
+        "rating_changes": None,
+    }
+
+
 def _think(bot: Any, state: State) -> tuple[State, Any, str]:
     from tianxia.play.table import explanation_of
 
@@ -773,16 +859,36 @@ def _in_words_of(msg: dict[str, Any], lang: str, game: str) -> None:
     msg["seats"] = [{**s, "name": seat_label(str(s["name"]), lang)} for s in msg["seats"]]
 
 
+# Idle games kept in memory (`tianxia serve --games-in-memory`), and the seconds a game
+# asked for is kept whatever the count.
+GAMES_IN_MEMORY = 256
+GRACE = 2.0
+
+
+class Evicted(Exception):
+    """A request held a game that left memory and was loaded again meanwhile."""
+
+
 class Hub:
     """Every live game of one server process."""
 
-    def __init__(self, store: Store, bot_pause: float = 0.0, hooks: Hooks | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_pause: float = 0.0,
+        hooks: Hooks | None = None,
+        games_in_memory: int = GAMES_IN_MEMORY,
+    ) -> None:
         self.storage = Storage(store)
         # Test hooks (tianxia.server.testhooks): None unless a test turned them on.
         self.hooks = hooks
         self.background: set[asyncio.Task[None]] = set()
-        self.games: dict[str, LiveGame] = {}
-        self.bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tianxia-bot")
+        # Least recently asked for first; at most `games_in_memory` of them idle.
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        self.games_in_memory = games_in_memory
+        self.grace = GRACE
+        # Two threads, one of them for the bots of games where a person waits.
+        self.bots = BotScheduler(workers=2, reserved=1)
         self.bot_pause = bot_pause
         self._loading: dict[str, asyncio.Lock] = {}
         self._games: dict[tuple[str, int, str], Game] = {}
@@ -799,24 +905,62 @@ class Hub:
     async def get(self, game_id: str) -> LiveGame | None:
         live = self.games.get(game_id)
         if live is not None:
+            self.games.move_to_end(game_id)
+            live.used = time.monotonic()
             return live
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            live = self.games.get(game_id)
-            if live is None:
-                live = await LiveGame.load(self, game_id)
+        try:
+            async with lock:
+                live = self.games.get(game_id)
                 if live is None:
-                    return None
-                self.games[game_id] = live
-                live.kick()
+                    live = await LiveGame.load(self, game_id)
+                    if live is None:
+                        return None
+                    self.games[game_id] = live
+                    live.kick()
+                    self.trim()
+        finally:
+            # One lock per game being loaded, not one per id ever asked for.
+            if not lock.locked() and self._loading.get(game_id) is lock:
+                del self._loading[game_id]
         return live
+
+    def trim(self, now: float | None = None) -> int:
+        """Let idle games leave memory, least recently asked for first, until at most
+        `games_in_memory` are held, and every idle finished game; a game is loaded again
+        from its log when next asked for. A game asked for in the last `grace` seconds
+        stays: whoever asked may be about to take its lock. Returns how many left."""
+        now = time.monotonic() if now is None else now
+        over = len(self.games) - self.games_in_memory
+        gone = []
+        for game_id, live in self.games.items():
+            if now - live.used < self.grace or not live.idle():
+                continue
+            if over > 0 or live.status == "finished":
+                gone.append(game_id)
+                over -= 1
+        for game_id in gone:
+            self.games.pop(game_id).evicted = True
+        return len(gone)
+
+    def adopt(self, live: LiveGame) -> None:
+        """A game that left memory while a request still held it is taken back, unless
+        it was loaded again meanwhile (then the request works on a stale copy: a
+        viewer attached to it would see nothing more, so it is closed and reconnects)."""
+        if not live.evicted:
+            return
+        if live.id not in self.games:
+            live.evicted = False
+            self.games[live.id] = live
+            return
+        raise Evicted(f"game {live.id} was reloaded: ask again")
 
     def close(self) -> None:
         for live in self.games.values():
             for task in (live.bot_task, live.clock_task):
                 if task is not None:
                     task.cancel()
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.bots.close()
         self.storage.pool.shutdown(wait=True)
         self.storage.store.close()
 

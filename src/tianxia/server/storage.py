@@ -46,6 +46,11 @@ games = sa.Table(
     # how much of it: a game with bots costs more (docs/server.md, Limits).
     sa.Column("creator", sa.String(64), nullable=True),
     sa.Column("cost", sa.Integer, nullable=False, server_default="1"),
+    # The public summary as of the last write (null until a game stored before them is
+    # loaded again): the lobby reads it without loading the game.
+    sa.Column("seq", sa.Integer, nullable=True),
+    sa.Column("to_move", sa.Integer, nullable=True),
+    sa.Column("scores", sa.Text, nullable=True),
 )
 sa.Index("ix_games_creator_status", games.c.creator, games.c.status)
 sa.Index("ix_games_status_created", games.c.status, games.c.created)
@@ -63,6 +68,7 @@ seats = sa.Table(
     sa.Column("secret_hash", sa.String(64), nullable=True, unique=True),
     sa.Column("resigned", sa.Boolean, nullable=False, default=False),
 )
+sa.Index("ix_seats_player", seats.c.player)
 
 actions = sa.Table(
     "actions",
@@ -366,18 +372,21 @@ class Store:
             ).first()
             return Row(*r) if r else None
 
-    def append(self, game_id: str, rows: Sequence[Row], status: str | None = None) -> None:
-        """Write `rows` in one transaction (the action and the chance outcomes after it).
+    def append(
+        self, game_id: str, rows: Sequence[Row], values: dict[str, Any] | None = None
+    ) -> None:
+        """Write `rows` in one transaction (the action and the chance outcomes after it),
+        and `values` (status, the public summary) into the game's row.
 
         Raises:
             Conflict: a row's seq or client id is taken; nothing was written.
         """
-        (failure,) = self.append_many([(game_id, rows, status)])
+        (failure,) = self.append_many([(game_id, rows, values)])
         if failure is not None:
             raise failure
 
     def append_many(
-        self, batch: Sequence[tuple[str, Sequence[Row], str | None]]
+        self, batch: Sequence[tuple[str, Sequence[Row], dict[str, Any] | None]]
     ) -> list[Conflict | None]:
         """Write several games' appends in one transaction, each in its own savepoint.
 
@@ -394,7 +403,7 @@ class Store:
             pass  # someone's seq or id is taken: find whose, one savepoint each
         results: list[Conflict | None] = []
         with self.write() as c:
-            for game_id, rows, status in batch:
+            for game_id, rows, changes in batch:
                 try:
                     with c.begin_nested():
                         c.execute(
@@ -413,10 +422,11 @@ class Store:
                                 for r in rows
                             ],
                         )
-                        values: dict[str, Any] = {"updated": now}
-                        if status is not None:
-                            values["status"] = status
-                        c.execute(games.update().where(games.c.id == game_id).values(**values))
+                        c.execute(
+                            games.update()
+                            .where(games.c.id == game_id)
+                            .values(updated=now, **(changes or {}))
+                        )
                     results.append(None)
                 except sa.exc.IntegrityError as e:
                     results.append(Conflict(str(e.orig)))
@@ -427,7 +437,7 @@ class Store:
         return results
 
     def _append_all(
-        self, batch: Sequence[tuple[str, Sequence[Row], str | None]], now: float
+        self, batch: Sequence[tuple[str, Sequence[Row], dict[str, Any] | None]], now: float
     ) -> None:
         """The usual case, with no conflict: two statements and one commit for the batch."""
         with self.write() as c:
@@ -448,17 +458,81 @@ class Store:
                     for r in rows
                 ],
             )
-            c.execute(
-                games.update().where(games.c.id == sa.bindparam("gid")),
-                [{"gid": game_id, "updated": now} for game_id, _, _ in batch],
-            )
-            for game_id, _, status in batch:
-                if status is not None:
-                    c.execute(games.update().where(games.c.id == game_id).values(status=status))
+            plain = [{"gid": game_id, "updated": now} for game_id, _, ch in batch if not ch]
+            if plain:
+                c.execute(games.update().where(games.c.id == sa.bindparam("gid")), plain)
+            for game_id, _, changes in batch:
+                if changes:
+                    c.execute(
+                        games.update().where(games.c.id == game_id).values(updated=now, **changes)
+                    )
             if self.fault is not None:
                 self.fault("before_commit")
         if self.fault is not None:
             self.fault("after_commit")
+
+    def set_values(self, game_id: str, values: dict[str, Any]) -> None:
+        """Write `values` (the public summary) into a game's row."""
+        with self.write() as c:
+            c.execute(games.update().where(games.c.id == game_id).values(**values))
+
+    def lobby(
+        self, status: str | None, player: str | None, limit: int, offset: int
+    ) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+        """A page of games, newest first, and the seats of those games only: indexed
+        queries whose cost grows with the page, not with the number of games."""
+        query = sa.select(games).order_by(games.c.created.desc(), games.c.id)
+        if status is not None:
+            query = query.where(games.c.status == status)
+        if player is not None:
+            query = query.where(
+                games.c.id.in_(sa.select(seats.c.game_id).where(seats.c.player == player))
+            )
+        with self.read() as c:
+            rows = [dict(r) for r in c.execute(query.limit(limit).offset(offset)).mappings()]
+            out: dict[str, list[dict[str, Any]]] = {}
+            if rows:
+                found = c.execute(
+                    sa.select(seats)
+                    .where(seats.c.game_id.in_([r["id"] for r in rows]))
+                    .order_by(seats.c.game_id, seats.c.seat)
+                ).mappings()
+                for r in found:
+                    out.setdefault(r["game_id"], []).append(dict(r))
+        return rows, out
+
+    def to_resume(self) -> list[str]:
+        """Running games that move without anyone's message: a bot seat (a resigned
+        seat is played by one) or a move clock."""
+        with self.read() as c:
+            bots = sa.select(seats.c.game_id).where(
+                sa.or_(seats.c.kind == "bot", seats.c.resigned == sa.true())
+            )
+            rows = c.execute(
+                sa.select(games.c.id).where(
+                    games.c.status == "running",
+                    sa.or_(games.c.clock.is_not(None), games.c.id.in_(bots)),
+                )
+            ).all()
+            return [r[0] for r in rows]
+
+    def expire_open(self, before: float) -> list[str]:
+        """Delete open games not changed since `before` (nobody joined them since):
+        their seats, their log and themselves, at most 500 at a time. Returns their ids."""
+        with self.write() as c:
+            ids = [
+                r[0]
+                for r in c.execute(
+                    sa.select(games.c.id)
+                    .where(games.c.status == "open", games.c.updated < before)
+                    .limit(500)
+                ).all()
+            ]
+            if ids:
+                c.execute(actions.delete().where(actions.c.game_id.in_(ids)))
+                c.execute(seats.delete().where(seats.c.game_id.in_(ids)))
+                c.execute(games.delete().where(games.c.id.in_(ids)))
+            return ids
 
     def undo(self, game_id: str, seq: int) -> None:
         """Mark the live action at `seq` taken back (its client id stays used)."""

@@ -23,6 +23,9 @@ the harnesses in tests/reliability/ use them.
   show that a game goes on past them and that they are logged, not swallowed.
 - ``POST /api/test/writes`` ``{"fail": true}`` makes every database write fail as a
   full disk does, until ``{"fail": false}``: the refusals and retries of a failed write.
+- ``TIANXIA_TEST_GRACE=<seconds>`` shortens the time a game asked for stays in memory
+  whatever the count (2 s), so a test sees idle games leave memory at once;
+  ``GET /api/test/memory`` says which games are in memory.
 - ``TIANXIA_TEST_TAP=<file>`` records every websocket frame and HTTP response body, per
   viewer, one JSON line each (length and SHA-256; the text too with
   ``TIANXIA_TEST_TAP_TEXT=1``), and checks it for tagged secrets: every frame is
@@ -67,6 +70,8 @@ class Hooks:
     break_view: int = 0
     # Every write fails as a full disk does (set and cleared by a test route).
     writes_fail: bool = False
+    # Seconds a game asked for stays in memory whatever the count (`Hub.grace`).
+    grace: float | None = None
     _tap_lock: threading.Lock = field(default_factory=threading.Lock)
     # The seat secrets this process handed out, as (game, seat) -> secret: secrets are
     # stored hashed, so only the tap of the process that issued one can look for it.
@@ -99,6 +104,8 @@ class Hooks:
         hooks.break_bots = broken == "bot"
         if broken.startswith("view:"):
             hooks.break_view = int(broken[5:])
+        if env.get("TIANXIA_TEST_GRACE"):
+            hooks.grace = float(env["TIANXIA_TEST_GRACE"])
         hooks.tap_path = env.get("TIANXIA_TEST_TAP") or None
         hooks.tap_text = env.get("TIANXIA_TEST_TAP_TEXT") == "1"
         return hooks

@@ -104,6 +104,12 @@ def add_test_routes(app: FastAPI, hooks: Hooks) -> None:
             raise HTTPException(404, "no such game")
         return live
 
+    @app.get("/api/test/memory", include_in_schema=False)
+    async def test_memory() -> dict[str, Any]:
+        """The games this process holds in memory, least recently asked for first."""
+        hub: Hub = app.state.hub
+        return {"games": list(hub.games)}
+
     @app.post("/api/test/writes", include_in_schema=False)
     async def test_writes(fail: Annotated[bool, Body(embed=True)]) -> dict[str, Any]:
         """Make every database write fail (a full disk), or work again."""
