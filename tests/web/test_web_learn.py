@@ -88,6 +88,23 @@ def test_a_lesson_answers_bad_input_with_a_clear_error(site: Server) -> None:
     assert httpx.get(f"{site.base}/learn/chess").status_code == 404
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_how_to_play_comes_before_the_lessons(site: Server, lang: str) -> None:
+    html = httpx.get(f"{site.base}/learn/china?lang={lang}").text
+    howto = html.index('class="howto"')
+    assert howto < html.index('id="lesson-list"')
+    # The goal, the components' picture, a turn in numbered steps, scoring with its worked
+    # example drawn, the choices, the rules.
+    section = html[howto : html.index('id="lesson-list"')]
+    assert section.count("<h3>") == 5 and "<ol>" in section
+    assert 'src="/pictures/china.svg' in section and 'src="/learn/china/example.svg' in section
+    assert 'href="/rules/china"' in section
+    svg = httpx.get(f"{site.base}/learn/china/example.svg?lang={lang}")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    # The example is the lesson's position after its move: Wei scored 7, 4 and 2.
+    assert "Herman" in svg.text and "Carl" in svg.text
+
+
 DEVELOPERS_WORDS = re.compile(
     r"\btest_\w+|\w+\.py\b|\bsrc/|IllegalActionError|NotationError|current_player\(\)"
 )

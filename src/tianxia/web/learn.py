@@ -8,11 +8,14 @@ server one position and at most a few moves per request, and nothing is kept.
 
 from __future__ import annotations
 
+import functools
 import json
+import tomllib
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 import tianxia
@@ -83,6 +86,48 @@ def lesson_view(lesson: lessons.Lesson, tried: Tried, lang: str) -> dict[str, An
     return out
 
 
+HOWTO = Path(__file__).parent / "howto"
+
+
+@functools.cache
+def howto(game: str, lang: str) -> dict[str, Any] | None:
+    """How to play `game` in `lang` (English where a text is missing), from
+    `howto/<game>.toml`; None for a title without one."""
+    path = HOWTO / f"{game}.toml"
+    if not path.exists():
+        return None
+    raw = tomllib.loads(path.read_text())
+    words = {**raw["en"], **raw.get(lang, {})}
+    return {
+        "goal": " ".join(words["goal"].split()),
+        "components": list(words["components"]),
+        "turn": list(words["turn"]),
+        "scoring": " ".join(words["scoring"].split()),
+        "example": raw.get("example"),
+        "example_caption": " ".join(words.get("example_caption", "").split()),
+        "choices": list(words["choices"]),
+    }
+
+
+@functools.cache
+def example_board(game: str, lesson_id: str, lang: str) -> str:
+    """The board of a lesson after its moves, as its seat sees it: how to play's worked
+    example."""
+    from tianxia.web.boards import render
+
+    lesson = _lesson(game, lesson_id)
+    played: list[str] = []
+    state = lesson.start()
+    while len(played) < len(lesson.expected):
+        played.append(lessons.expected_now(lesson, state, played)[0])
+        state = lessons.answer(lesson, played, None).state
+    recent: list[tuple[int | None, str]] = [(lesson.seat, a) for a in played]
+    board = render(
+        lesson.game(), state.envelope(lesson.seat), [], gettext_for(lang), lesson.names, recent
+    )
+    return board.svg
+
+
 def _lesson(game: str, lesson_id: str) -> lessons.Lesson:
     if game not in tianxia.list_games():
         raise HTTPException(404, f"no game {game!r}")
@@ -108,7 +153,23 @@ def add_learn(app: FastAPI) -> None:
             game_name=game,
             title=gettext_for(lang)(info.title),
             lessons=items,
+            howto=howto(game, lang),
             lessons_json=json.dumps(items).replace("</", "<\\/"),
+        )
+
+    @app.get("/learn/{game}/example.svg", include_in_schema=False)
+    async def example(request: Request, game: str) -> Response:
+        """How to play's worked example: a lesson's board after its moves."""
+        if game not in tianxia.list_games():
+            raise HTTPException(404, f"no game {game!r}")
+        lang = language(request)
+        told = howto(game, lang)
+        if told is None or not told["example"]:
+            raise HTTPException(404, f"no worked example for {game}")
+        return Response(
+            example_board(game, told["example"], lang),
+            media_type="image/svg+xml",
+            headers={"cache-control": "public, max-age=86400"},
         )
 
     @app.post("/api/learn/{game}/{lesson_id}")
