@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from tianxia.core import Action, Game, State
@@ -113,7 +113,8 @@ class Bot(ABC):
         self.rng = random.Random(seed)
         self.options: dict[str, Any] = {**self.OPTIONS, **options}
         self._explanation = f"{self.NAME}: no decision yet"
-        self._reason = "No decision yet"
+        # The reason in words, built only when asked: a random playout asks for none.
+        self._reason: Callable[[], str] = lambda: "No decision yet"
 
     def act(self, state: State) -> Action:
         """The action this bot takes in `state`, where its seat is to move.
@@ -136,7 +137,8 @@ class Bot(ABC):
         legal = state.legal_actions()
         if len(legal) == 1:
             self._explanation = f"{self.NAME}: {legal[0]} is the only legal action"
-            self._reason = in_words("only", move_in_words(state, legal[0]))
+            only = legal[0]
+            self._reason = lambda: in_words("only", move_in_words(state, only))
             return legal[0]
         return self._choose(state, legal)
 
@@ -151,7 +153,7 @@ class Bot(ABC):
     def reason(self) -> str:
         """Why the last action was chosen, in one sentence a player reads (`in_words`);
         `explain` keeps the figures behind it."""
-        return self._reason
+        return self._reason()
 
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v!r}" for k, v in self.options.items())

@@ -60,7 +60,7 @@ class GreedyBot(Bot):
         lines.append(f"  terms after {choice}: {terms_text(terms)}")
         self._explanation = "\n".join(lines)
         others = [a for _, a in ranked if a != choice]
-        self._reason = in_words(
+        self._reason = lambda: in_words(
             "greedy",
             move_in_words(state, choice),
             len(legal),

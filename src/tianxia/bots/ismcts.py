@@ -209,7 +209,8 @@ class ISMCTSBot(Bot):
             legal = self._abstract(state, legal)
             if len(legal) == 1:
                 self._explanation = f"{self.NAME}: {legal[0]} is the only action weighed"
-                self._reason = in_words("only", move_in_words(state, legal[0]))
+                only = legal[0]
+                self._reason = lambda: in_words("only", move_in_words(state, only))
                 return legal[0]
         budget = self.simulations if self.simulations is not None else math.inf
         start = time.perf_counter()
@@ -244,16 +245,14 @@ class ISMCTSBot(Bot):
         choice = ranked[0][0]
         self._explanation = self._describe_search(choice, ranked, samples)
         chosen = ranked[0][1].visits
-        if len(ranked) > 1:
-            second, node = ranked[1]
-            runner_up, twice = move_in_words(state, second), node.visits
-        else:
-            runner_up, twice = "", 0
-        self._reason = in_words(
-            "best_mean" if self.by_mean else "search",
+        second = ranked[1][0] if len(ranked) > 1 else None
+        twice = ranked[1][1].visits if len(ranked) > 1 else 0
+        kind = "best_mean" if self.by_mean else "search"
+        self._reason = lambda: in_words(
+            kind,
             move_in_words(state, choice),
             twice,
-            runner_up,
+            move_in_words(state, second) if second is not None else "",
             chosen,
             done,
         )

@@ -14,5 +14,5 @@ class RandomBot(Bot):
     def _choose(self, state: State, legal: tuple[Action, ...]) -> Action:
         choice = self.rng.choice(legal)
         self._explanation = f"random: {choice}, drawn uniformly from {len(legal)} legal actions"
-        self._reason = in_words("random", move_in_words(state, choice), len(legal))
+        self._reason = lambda: in_words("random", move_in_words(state, choice), len(legal))
         return choice

@@ -15,7 +15,7 @@ Taking back several actions in a row walks back through the same conditions.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -51,7 +51,7 @@ class RandomBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self._why = "it has not moved yet"
-        self._reason = ""
+        self._reason: Callable[[], str] = lambda: ""
 
     def act(self, state: State) -> Action:
         legal = state.legal_actions()
@@ -62,14 +62,14 @@ class RandomBot:
         except ImportError:  # the sentences live with the bots
             return choice
         kind = "only" if len(legal) == 1 else "random"
-        self._reason = in_words(kind, move_in_words(state, choice), len(legal))
+        self._reason = lambda: in_words(kind, move_in_words(state, choice), len(legal))
         return choice
 
     def explain(self) -> str:
         return self._why
 
     def reason(self) -> str:
-        return self._reason
+        return self._reason()
 
 
 def make_bot(strength: str, game: Game, seat: int, seed: int) -> Bot:
