@@ -226,6 +226,12 @@ def test_no_template_writes_a_plural_as_a_parenthesis() -> None:
         ids = [m.id for m in read_po(f) if m.id]
     forms = [i for i in ids for s in ([i] if isinstance(i, str) else i) if re.search(r"\w\(s\)", s)]
     assert not forms, forms
+    # Nor a translation: "eenhe(i)d(en)", "Karte(n)", "Kartenplatz/-plätze".
+    for lang in ("nl", "de"):
+        with (LOCALE / lang / "LC_MESSAGES" / "tianxia.po").open("rb") as f:
+            said = [s for m in read_po(f) for s in _forms(m.string)]
+        wrong = [s for s in said if re.search(r"\w\((?:i|en|n|e|s|er)\)|\w/-\w", s)]
+        assert not wrong, (lang, wrong)
 
 
 @pytest.mark.parametrize("name", TITLES)
@@ -315,9 +321,16 @@ def test_the_ends_summary_and_the_cards_alternatives_are_words_of_the_catalogue(
         _step(match, rng)
     final = match.state.observation(None)["final"]
     assert {k for part in final for k in part} == set(FINAL_PARTS)
-    cards = load_game("silkroad").data.cards  # type: ignore[attr-defined]
+    cards = load_game("silkroad").data.cards
     split = [p for c in cards for p in card_alternatives(c.text)]
     assert "the group of two moves 4." in split
     for lang in ("nl", "de"):
         t = gettext_for(lang)
         assert all(t(w) != w for w in [*FINAL_PARTS, *split]), lang
+
+
+def _forms(value: object) -> list[str]:
+    """A catalogue entry's text, or each form of a plural."""
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value] if isinstance(value, tuple | list) else []
