@@ -111,7 +111,30 @@ DEVELOPERS_WORDS = re.compile(
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_learn_page_holds_no_developers_words(site: Server, lang: str) -> None:
-    for game in lessons.titles():
-        html = httpx.get(f"{site.base}/learn/{game}?lang={lang}").text
-        assert not DEVELOPERS_WORDS.findall(html), game
+def test_a_players_page_holds_no_developers_words(site: Server, lang: str) -> None:
+    import tianxia
+
+    for game in tianxia.list_games():
+        for page in (f"/learn/{game}", f"/rules/{game}"):
+            html = httpx.get(f"{site.base}{page}?lang={lang}").text
+            assert not DEVELOPERS_WORDS.findall(html), (page, DEVELOPERS_WORDS.findall(html)[:3])
+        # The rules stay whole: every numbered rule of the document is there to link to.
+        rules = httpx.get(f"{site.base}/rules/{game}?lang={lang}").text
+        prefix = {"china": "CH", "greatwall": "GW", "emperor": "EM"}.get(game)
+        if prefix:
+            assert f'id="{prefix}-3.1"' in rules or f'id="{prefix}-3"' in rules
+
+
+def test_the_served_rules_leave_out_tests_and_code_names() -> None:
+    from tianxia.web.playerrules import for_players
+
+    html = (
+        "<h2>ZZ-1 Turn</h2><ul><li><strong>ZZ-1.1 One.</strong> Play a card. Tests: "
+        "<code>test_one</code>, <code>test_two</code>.</li></ul><p>A refusal raises "
+        "<code>IllegalActionError</code> with the rule. Cards are dealt.</p>"
+        "<h2>Notation</h2><p><code>play A</code> plays a card.</p>"
+    )
+    out = for_players(html)
+    assert "test_" not in out and "IllegalActionError" not in out and "Notation" not in out
+    assert "Play a card." in out and "Cards are dealt." in out
+    assert '<li id="ZZ-1.1"><strong>ZZ-1.1 One.</strong>' in out

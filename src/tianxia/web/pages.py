@@ -346,7 +346,10 @@ def add_pages(app: FastAPI) -> None:
         source = rules_source(game, language(request))
         if not source.exists():
             raise HTTPException(404, "the rules documents are not installed with this copy")
-        body = render_document(source)
+        from tianxia.web.playerrules import for_players
+
+        # Served to players: the developers' parts (tests, code names) stay in the file.
+        body = for_players(render_document(source))
         return page(request, "rules.html", body=body, title=_title(request, game))
 
     @app.get("/rules/{game}/data", response_class=HTMLResponse, include_in_schema=False)
