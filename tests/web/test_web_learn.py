@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -88,21 +89,25 @@ def test_a_lesson_answers_bad_input_with_a_clear_error(site: Server) -> None:
     assert httpx.get(f"{site.base}/learn/chess").status_code == 404
 
 
+HOWTO = sorted(p.stem for p in (Path(lessons.__file__).parents[1] / "howto").glob("*.toml"))
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_how_to_play_comes_before_the_lessons(site: Server, lang: str) -> None:
-    html = httpx.get(f"{site.base}/learn/china?lang={lang}").text
+@pytest.mark.parametrize("game", HOWTO)
+def test_how_to_play_comes_before_the_lessons(site: Server, game: str, lang: str) -> None:
+    html = httpx.get(f"{site.base}/learn/{game}?lang={lang}").text
     howto = html.index('class="howto"')
     assert howto < html.index('id="lesson-list"')
     # The goal, the components' picture, a turn in numbered steps, scoring with its worked
     # example drawn, the choices, the rules.
     section = html[howto : html.index('id="lesson-list"')]
     assert section.count("<h3>") == 5 and "<ol>" in section
-    assert 'src="/pictures/china.svg' in section and 'src="/learn/china/example.svg' in section
-    assert 'href="/rules/china"' in section
-    svg = httpx.get(f"{site.base}/learn/china/example.svg?lang={lang}")
+    assert f'src="/pictures/{game}.svg' in section
+    assert f'src="/learn/{game}/example.svg' in section
+    assert f'href="/rules/{game}"' in section
+    svg = httpx.get(f"{site.base}/learn/{game}/example.svg?lang={lang}")
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
-    # The example is the lesson's position after its move: Wei scored 7, 4 and 2.
-    assert "Herman" in svg.text and "Carl" in svg.text
+    assert svg.text.startswith("<svg")
 
 
 DEVELOPERS_WORDS = re.compile(
