@@ -52,6 +52,7 @@ _STATE = """() => {
     legal: v ? v.legal.map(l => [l.action, l.confirm || null]) : [],
     terminal: !!(v && v.terminal),
     busy: !!(c && c.busy),
+    picked: !!document.querySelector('.board-wrap .spot.picked'),
   };
 }"""
 
@@ -64,6 +65,19 @@ _NAMED_TEXT = """() => {
   const board = [...document.querySelectorAll('.board-wrap svg text')]
     .map(t => t.textContent).join(' | ');
   return {page: parts.join(' | '), board};
+}"""
+
+# After a pick: whether it is marked, its moves, the targets marked for them (with
+# theirs) and the moves offered under the board.
+_MARKS = """k => {
+  const pick = document.querySelectorAll('.board-wrap .spot[data-pick]')[k];
+  const actions = e => JSON.parse(e.dataset.actions || '[]');
+  return {
+    pressed: !!pick && pick.getAttribute('aria-pressed') === 'true',
+    chosen: pick ? actions(pick) : [],
+    targets: [...document.querySelectorAll('.board-wrap .spot.target')].map(actions),
+    own: document.querySelectorAll('#moves button.move:not([disabled])').length,
+  };
 }"""
 
 # The question box, watched: every time it opens, its words are kept.
@@ -91,6 +105,9 @@ class Record:
     # axe-core's findings, and which moments of the game it has looked at.
     axe: list[str] = field(default_factory=list)
     axed: set[str] = field(default_factory=set)
+    # Questions answered "Cancel", in all and on the turn being played.
+    cancelled: int = 0
+    cancelled_now: int = 0
 
     def problem(self, text: str) -> None:
         if len(self.problems) < 40:
@@ -142,15 +159,29 @@ def _axe_once(page: Page, rec: Record, moment: str) -> None:
 
 
 def _answer(page: Page, rng: random.Random, rec: Record) -> None:
-    """A menu asks which move: choose one; a question asks to play it: yes."""
+    """A menu asks which move: choose one. A question asks to play it: early in the
+    game the person thinks again ("Cancel", and nothing may be sent; a random player
+    otherwise accepts the Emperor's first merger and ends the game at once), twice a
+    turn at most; later, yes."""
     menu = page.locator("#menu")
     if menu.is_visible():
         _axe_once(page, rec, "the menu of moves open")
         items = menu.locator("#menu-items button")
         items.nth(rng.randrange(items.count())).click()
     box = page.locator("#confirm")
-    if box.is_visible():
-        _axe_once(page, rec, "a question open")
+    if not box.is_visible():
+        return
+    _axe_once(page, rec, "a question open")
+    if rec.clicks < SWITCH_AFTER + 2 and rec.cancelled_now < 2:
+        sent = len(rec.sent)
+        box.locator("#confirm-no").click()
+        expect(box).to_be_hidden()
+        page.wait_for_timeout(150)
+        if len(rec.sent) != sent:
+            rec.problem(f"a cancelled question sent {rec.sent[-1]!r}")
+        rec.cancelled += 1
+        rec.cancelled_now += 1
+    else:
         box.locator("#confirm-yes").click()
 
 
@@ -162,29 +193,27 @@ def _one_move(page: Page, rng: random.Random, rec: Record) -> bool:
         return False
     questions = dict(before["legal"])
     sent_before = len(rec.sent)
+    if before["picked"]:
+        page.keyboard.press("Escape")  # a thing still picked from a move not made
     page.evaluate("window.__asked = []")
     picks = ".board-wrap .spot[data-pick]"
     n_picks = page.locator(picks).count()
     if n_picks and rng.random() < 0.85:
         k = rng.randrange(n_picks)
         _centre(page, picks, k)
-        pick = page.locator(picks).nth(k)
-        if pick.get_attribute("aria-pressed") != "true":
+        marks = page.evaluate(_MARKS, k)
+        if not marks["pressed"]:
             rec.problem("a pick was not marked pressed after its click")
             return False
-        page.wait_for_timeout(50)
         if len(rec.sent) != sent_before:
             rec.problem(f"a pick alone sent a move: {rec.sent[-1]}")
         rec.picks += 1
         _axe_once(page, rec, "a thing picked")
-        chosen = set(json.loads(pick.get_attribute("data-actions") or "[]"))
-        targets = page.locator(".board-wrap .spot.target")
+        chosen = set(marks["chosen"])
+        if any(not set(there) & chosen for there in marks["targets"]):
+            rec.problem("a marked target offers no move of the picked thing")
         own = page.locator("#moves button.move:not([disabled])")
-        n_targets, n_own = targets.count(), own.count()
-        for i in range(n_targets):
-            there = set(json.loads(targets.nth(i).get_attribute("data-actions") or "[]"))
-            if not there & chosen:
-                rec.problem("a marked target offers no move of the picked thing")
+        n_targets, n_own = len(marks["targets"]), marks["own"]
         if n_targets and (not n_own or rng.random() < 0.8):
             _centre(page, ".board-wrap .spot.target", rng.randrange(n_targets))
             rec.placed_after_pick += 1
@@ -223,6 +252,7 @@ def _one_move(page: Page, rng: random.Random, rec: Record) -> bool:
         rec.problem(f"{action!r} asked {asked} though its move has no question")
     rec.questions += asked
     rec.clicks += 1
+    rec.cancelled_now = 0
     return True
 
 
@@ -357,6 +387,11 @@ def test_a_game_is_played_to_its_end_by_picking_and_placing(
     _axe_once(spectator, rec, f"the end as a spectator at {ended}")
     problems += [f"{title} ({lang}), {line}" for line in rec.axe]
     ctx.close()
+    print(
+        f"{title} {lang}: {rec.clicks} moves, {rec.picks} picks ({rec.placed_after_pick} placed"
+        f" on a target), {len(rec.questions)} questions ({rec.cancelled} cancelled), ended"
+        f" at {ended}"
+    )
     assert not problems, (
         f"{title} in {lang}: {rec.clicks} moves, {rec.picks} picks, questions {rec.questions}\n"
         + "\n".join(problems)
