@@ -55,9 +55,10 @@ class Lesson:
         words = self.texts[what]
         return words.get(lang) or words["en"]
 
-    @property
+    @functools.cached_property
     def seat(self) -> int:
-        return int(self.position.get("seat", self.position.get("player", 0)))
+        """The seat that moves in the lesson's position: the one whose view is shown."""
+        return int(self.start().current_player())
 
     def game(self) -> Game:
         return _game(self.game_name, self.players, tuple(sorted(self.options.items())))
@@ -114,7 +115,23 @@ def _emperor(game: Game, spec: dict[str, Any]) -> State:
     return position(game, holdings, **spec)  # type: ignore[arg-type]
 
 
+def _silkroad(game: Game, spec: dict[str, Any]) -> State:
+    from tianxia.games.silkroad.position import card, position
+
+    def kinds(rows: Any) -> Any:
+        return [[card(game, k) for k in row] for row in rows]  # type: ignore[arg-type]
+
+    spec = dict(spec)
+    for key in ("hands", "displays"):
+        if key in spec:
+            spec[key] = kinds(spec[key])
+    if "discard" in spec:
+        spec["discard"] = [card(game, k) for k in spec["discard"]]  # type: ignore[arg-type]
+    return position(game, spec.pop("pos"), **spec)  # type: ignore[arg-type]
+
+
 BUILDERS: dict[str, Callable[[Game, dict[str, Any]], State]] = {
+    "silkroad": _silkroad,
     "china": _china,
     "greatwall": _greatwall,
     "emperor": _emperor,
@@ -188,6 +205,19 @@ def _emperor_readers() -> dict[str, Callable[[Any], Any]]:
     }
 
 
+def _silkroad_readers() -> dict[str, Callable[[Any], Any]]:
+    def displays(s: Any) -> list[list[str]]:
+        return [[s.game.data.cards[k].key for k in row] for row in s.displays]
+
+    return {
+        "pos": lambda s: list(s.pos),
+        "silver": lambda s: list(s.silver),
+        "phase": lambda s: str(s.phase),
+        "to_move": lambda s: s.current_player(),
+        "displays": displays,
+    }
+
+
 class _Readers(dict[str, dict[str, Callable[[Any], Any]]]):
     """Built on first use: a reader imports its title's rules."""
 
@@ -196,6 +226,7 @@ class _Readers(dict[str, dict[str, Callable[[Any], Any]]]):
             "china": _china_readers,
             "greatwall": _greatwall_readers,
             "emperor": _emperor_readers,
+            "silkroad": _silkroad_readers,
         }[name]()
         self[name] = made
         return made
