@@ -63,7 +63,15 @@ def serve(
 
         from tianxia.server.app import create_app
         from tianxia.server.limits import Limits
-        from tianxia.server.storage import Damaged, check_database, default_url
+        from tianxia.server.storage import (
+            Damaged,
+            LeaseHeld,
+            Store,
+            check_database,
+            default_url,
+            lease_holder,
+            migrate,
+        )
     except ImportError as e:
         raise typer.BadParameter(
             f"the server needs the extra 'server' (pip install 'tianxia[server]'): {e}"
@@ -75,6 +83,18 @@ def serve(
     except Damaged as e:
         typer.echo(f"Tianxia does not start: {e}", err=True)
         raise typer.Exit(1) from None
+    # One process writes to a database: the lease is taken before listening, so a
+    # second server refuses with a sentence rather than a traceback.
+    migrate(url)
+    holder = lease_holder()
+    store = Store(url)
+    try:
+        store.take_lease(holder)
+    except LeaseHeld as e:
+        typer.echo(f"Tianxia does not start: {e}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        store.close()
     limits = Limits(
         max_body=max_body,
         games_per_minute=games_per_minute,
@@ -83,7 +103,7 @@ def serve(
         open_game_expiry=open_game_expiry,
     )
     config = uvicorn.Config(
-        create_app(url, bot_pause=bot_pause, limits=limits),
+        create_app(url, bot_pause=bot_pause, limits=limits, holder=holder),
         host=host,
         port=port,
         ws_max_size=64 * 1024,

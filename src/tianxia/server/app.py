@@ -13,6 +13,7 @@ import json
 import logging
 import math
 import os
+import signal
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -41,10 +42,12 @@ from tianxia.server.live import (
     row_summary,
 )
 from tianxia.server.storage import (
+    LEASE_SECONDS,
     OverQuota,
     Store,
     default_url,
     hash_secret,
+    lease_holder,
     migrate,
     new_secret,
 )
@@ -105,8 +108,13 @@ def _seat_plan(text: str) -> tuple[str, str | None]:
 
 
 def create_app(
-    database_url: str | None = None, bot_pause: float = 0.0, limits: Limits | None = None
+    database_url: str | None = None,
+    bot_pause: float = 0.0,
+    limits: Limits | None = None,
+    holder: str | None = None,
 ) -> FastAPI:
+    """The app; `holder`: the lease this process already took (`tianxia serve` takes it
+    before it listens, to refuse with a sentence); without it, start-up takes one."""
     url = database_url or os.environ.get("TIANXIA_DATABASE_URL") or default_url()
     hooks = Hooks.from_env()
     limits = limits or Limits()
@@ -115,6 +123,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(url)
         store = Store(url)
+        me = holder or lease_holder()
+        if holder is None:
+            store.take_lease(me)
         if hooks is not None:
             store.fault = hooks.fault
         hub = Hub(store, bot_pause=bot_pause, hooks=hooks, games_in_memory=limits.games_in_memory)
@@ -130,10 +141,14 @@ def create_app(
                 # One game this release cannot resume must not keep the others down.
                 log.warning("%s", e)
         sweeper = asyncio.create_task(_sweep(hub, limits))
+        heart = asyncio.create_task(_heartbeat(hub, me))
         try:
             yield
         finally:
             sweeper.cancel()
+            heart.cancel()
+            with contextlib.suppress(SQLAlchemyError):
+                await hub.storage.run(store.release_lease, me)
             hub.close()
 
     app = FastAPI(
@@ -663,6 +678,22 @@ async def _sweep(hub: Hub, limits: Limits) -> None:
                     log.info("%d open games nobody joined have expired", len(gone))
             except SQLAlchemyError as e:
                 log.error("open games could not be expired: %s", e)
+
+
+async def _heartbeat(hub: Hub, holder: str) -> None:
+    """Renew the lease; a process that finds it taken over stops serving (two writers
+    would each serve games the other changes)."""
+    while True:
+        await asyncio.sleep(LEASE_SECONDS / 3)
+        try:
+            held = await hub.storage.run(hub.storage.store.renew_lease, holder)
+        except SQLAlchemyError as e:
+            log.error("the lease could not be renewed: %s", e)
+            continue
+        if not held:
+            log.error("another tianxia serve took over this database's lease: stopping")
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
 
 
 # Seconds between sweeps of memory, and between sweeps for expired open games.

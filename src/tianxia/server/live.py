@@ -759,6 +759,10 @@ class LiveGame:
                     failed = None
                     if row is not None:
                         t.explanations[row.seq] = (seat, why)
+                    else:
+                        # Another writer took the seq: a lost race backs off like a
+                        # failed write rather than thinking again at once, for ever.
+                        failed = Conflict(f"seq {seq + 1} was taken")
                     self.broadcast()
             if failed is not None:
                 # Nothing was written and the memory is as before: the bot thinks again

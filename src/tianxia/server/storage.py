@@ -95,6 +95,15 @@ sa.Index(
     postgresql_where=actions.c.undone == sa.false(),
 )
 
+# One row: the server process that writes to this database, and when it last said so.
+lease = sa.Table(
+    "lease",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("holder", sa.String(200), nullable=False),
+    sa.Column("heartbeat", sa.Float, nullable=False),
+)
+
 ratings = sa.Table(
     "ratings",
     metadata,
@@ -109,6 +118,47 @@ ratings = sa.Table(
 
 class Conflict(Exception):
     """A write the database refused: another action already holds the seq."""
+
+
+class LeaseHeld(Exception):
+    """Another server process holds the database's lease: this one must not serve."""
+
+
+# Seconds a lease lasts without a heartbeat; the holder renews it every third of that.
+LEASE_SECONDS = 15.0
+
+
+def lease_holder() -> str:
+    """This process, as the lease names it: host, pid and a token of this start."""
+    import os
+    import socket
+
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def _holder_gone(holder: str) -> bool:
+    """The holder ran on this host and its process is no more (killed, crashed): its
+    lease may be taken at once rather than after it runs out."""
+    import os
+    import socket
+
+    host, _, rest = holder.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:  # a process killed but not yet reaped by its parent is gone too
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state in ("Z", "X")
 
 
 class OverQuota(Exception):
@@ -638,6 +688,49 @@ class Store:
                 for r in rows
             ]
         return sorted(out, key=lambda r: -r["rating"])
+
+    # --- the lease -----------------------------------------------------------------------
+    def take_lease(self, holder: str, seconds: float = LEASE_SECONDS) -> None:
+        """Become the one process that writes to this database.
+
+        Raises:
+            LeaseHeld: another process holds it, renewed within `seconds` and (when it
+                runs on this host) still alive; the message says who and what to do.
+        """
+        now = time.time()
+        with self.write() as c:
+            row = c.execute(sa.select(lease).where(lease.c.id == 1)).first()
+            if row is not None and row.holder != holder:
+                age = now - row.heartbeat
+                if age < seconds and not _holder_gone(row.holder):
+                    host, _, rest = row.holder.partition(":")
+                    raise LeaseHeld(
+                        f"another tianxia serve (pid {rest.partition(':')[0]} on {host}) is "
+                        f"serving from this database (its last heartbeat {age:.1f} s ago): "
+                        f"two servers on one database would serve stale games; stop it "
+                        f"first, or if it is gone without a word, start again in "
+                        f"{seconds - age:.0f} s"
+                    )
+            if row is None:
+                c.execute(lease.insert().values(id=1, holder=holder, heartbeat=now))
+            else:
+                c.execute(
+                    lease.update().where(lease.c.id == 1).values(holder=holder, heartbeat=now)
+                )
+
+    def renew_lease(self, holder: str) -> bool:
+        """Say this process still holds the lease; false if another took it over."""
+        with self.write() as c:
+            done = c.execute(
+                lease.update()
+                .where(lease.c.id == 1, lease.c.holder == holder)
+                .values(heartbeat=time.time())
+            )
+            return bool(done.rowcount)
+
+    def release_lease(self, holder: str) -> None:
+        with self.write() as c:
+            c.execute(lease.delete().where(lease.c.id == 1, lease.c.holder == holder))
 
     def integrity_ok(self) -> bool:
         """SQLite's own integrity check (always true on other databases)."""

@@ -1,0 +1,80 @@
+"""One writer per database: a second `tianxia serve` on the same database refuses to
+start with a sentence; the lease is taken over at once when its holder is gone, and
+after it runs out when its holder was on another host."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from serving import Server
+
+from .client import create
+from .conftest import NO_QUOTAS
+
+
+def _url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tianxia.sqlite3'}"
+    from serving import reset_postgres
+
+    url: str | None = request.getfixturevalue("postgres")
+    if url is None:
+        pytest.skip("no PostgreSQL here: `make test` installs it")
+    reset_postgres(url)
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return _url(request, tmp_path)
+
+
+def test_a_second_server_on_one_database_refuses_to_start(url: str, tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = Server(url, tmp_path / "a", *NO_QUOTAS, forked=True)
+    second = Server(url, tmp_path / "b", *NO_QUOTAS, forked=True)
+    first.start()
+    try:
+        create(first.base, "greatwall", 2, ["open", "open"])
+        with pytest.raises(RuntimeError, match="another tianxia serve"):
+            second.start()
+        assert "stop it first" in second.output()
+        # The first serves on, undisturbed.
+        create(first.base, "greatwall", 2, ["open", "open"])
+    finally:
+        first.stop()
+    # Stopped cleanly, it gave the lease back: the second starts at once.
+    second.start()
+    second.stop()
+
+
+def test_the_lease_of_a_killed_server_is_taken_over_at_once(url: str, tmp_path: Path) -> None:
+    srv = Server(url, tmp_path, *NO_QUOTAS, forked=True)
+    srv.start()
+    srv.stop(kill=True)
+    started = time.monotonic()
+    srv.start()
+    assert time.monotonic() - started < 10
+    srv.stop()
+
+
+def test_a_lease_from_another_host_is_taken_over_once_it_runs_out(tmp_path: Path) -> None:
+    from tianxia.server.storage import LeaseHeld, Store, migrate
+
+    url = f"sqlite:///{tmp_path / 'tianxia.sqlite3'}"
+    migrate(url)
+    store = Store(url)
+    try:
+        store.take_lease("elsewhere:123:abcd")
+        with pytest.raises(LeaseHeld, match="pid 123 on elsewhere"):
+            store.take_lease("here:1:ffff", seconds=15)
+        # Its heartbeat older than the lease: gone, taken over.
+        store.take_lease("here:1:ffff", seconds=0.0)
+        assert not store.renew_lease("elsewhere:123:abcd")
+        assert store.renew_lease("here:1:ffff")
+    finally:
+        store.close()
