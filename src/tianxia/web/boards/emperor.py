@@ -40,6 +40,7 @@ from tianxia.web.i18n import N_, ngettext_of
 WIDTH = 390.0
 FONT = readable(WIDTH)
 TAP = tappable(WIDTH)
+DESK_WIDTH = 580.0  # CSS px: the widest the board is shown
 MARGIN = 6.0
 PROMPT_LINES = 3
 MAP_TOP = 30.0 + 17.0 * PROMPT_LINES
@@ -843,8 +844,10 @@ def render(board: BoardInput) -> Board:
         + "</g>"
     )
 
-    # Map frame, borders under the provinces.
+    # Map frame, borders under the provinces; the map moves up under a short prompt.
     height = map_height(where)
+    lift = 17.0 * (PROMPT_LINES - min(PROMPT_LINES, len(asked)))
+    parts.append(f'<g class="map" id="em-map" transform="translate(0,{-lift:.1f})">')
     parts.append(
         f'<rect x="2" y="{MAP_TOP:.1f}" width="{WIDTH - 4:.1f}" height="{height:.1f}" '
         'rx="8" fill="#eef3f7" stroke="#c9d3da"/>'
@@ -891,8 +894,9 @@ def render(board: BoardInput) -> Board:
             placed.update(owned)
         else:
             parts.append(inner)
+    parts.append("</g>")
 
-    y = MAP_TOP + height + 12
+    y = MAP_TOP + height + 12 - lift
     rows, offered, y = _seat_rows(
         body, viewer, board.view.get("to_move"), on_seat, y, names, touched_seats, _
     )
@@ -967,4 +971,6 @@ def render(board: BoardInput) -> Board:
     parts.append("</g>")
     legend, y = _legend(y + 16, _)
     parts.append(legend)
-    return Board(document(WIDTH, y + 6, parts, _("Emperor of China")), placed)
+    # Drawn for a phone's width: on a desk it reads best at about one and a half times that.
+    svg = document(WIDTH, y + 6, parts, _("Emperor of China"), max_width=DESK_WIDTH)
+    return Board(svg, placed)
