@@ -20,7 +20,7 @@ from tianxia.games.silkroad.game import SilkroadGame
 from tianxia.games.silkroad.position import position
 from tianxia.games.silkroad.state import SilkroadState
 from tianxia.web.boards import Board, BoardInput, render
-from tianxia.web.boards.silkroad import confirm
+from tianxia.web.boards.silkroad import DESK_WIDTH, WIDTH, confirm
 
 from .board_checks import SVG, check_board, check_labels_apart, check_phone, play_and_check
 
@@ -380,7 +380,10 @@ def test_the_hand_lies_just_above_the_merchants_it_is_played_on() -> None:
     assert picks and len(chips) == len(state.observation(None)["merchants"])
     lowest_chip = max(_top(g) for g in chips) + 46
     highest_card = min(_top(g) for g in picks)
-    assert 0 < lowest_chip - highest_card < 600
+    # On a desk the board is shown at most DESK_WIDTH px wide: hand and merchants then
+    # fit in a 1280x900 window together with the page's head.
+    assert f'style="max-width: {DESK_WIDTH:.0f}px"' in board.svg
+    assert 0 < (lowest_chip - highest_card) * DESK_WIDTH / WIDTH < 700
     # A picked card offers every play of it; each play's merchant offers it too.
     for g in picks:
         offered = json.loads(g.get("data-actions") or "[]")
