@@ -50,6 +50,9 @@ class Lesson:
     after: Mapping[str, Any]
     texts: Mapping[str, Mapping[str, str]]  # text -> language -> words
     example: bool = False  # the rulebook's own example
+    # Moves applied to the built position before the lesson starts (a die, a tile drawn):
+    # what chance did to reach the lesson's question.
+    prelude: tuple[str, ...] = ()
 
     def text(self, what: str, lang: str) -> str:
         words = self.texts[what]
@@ -65,7 +68,10 @@ class Lesson:
 
     def start(self) -> State:
         """The lesson's position, built by the title's position builder."""
-        return BUILDERS[self.game_name](self.game(), dict(self.position))
+        state = BUILDERS[self.game_name](self.game(), dict(self.position))
+        for move in self.prelude:
+            state = state.apply(move)
+        return state
 
     def facts(self, state: State) -> dict[str, Any]:
         """The facts `after` names, as the engine reads them from `state`."""
@@ -130,7 +136,25 @@ def _silkroad(game: Game, spec: dict[str, Any]) -> State:
     return position(game, spec.pop("pos"), **spec)  # type: ignore[arg-type]
 
 
+def _mandarin(game: Game, spec: dict[str, Any]) -> State:
+    from tianxia.games.mandarin.data import TABLES
+    from tianxia.games.mandarin.position import position
+    from tianxia.games.mandarin.rules import DISPENSER
+
+    spec = dict(spec)
+    tiles = spec.pop("tiles", None)
+    if tiles is not None:
+        # Tiles by seat, by name ("ox-red"): every other tile is in the dispenser.
+        owner = [DISPENSER] * len(TABLES.tile_names)
+        for seat, names in tiles.items():
+            for name in names:
+                owner[TABLES.tile_names.index(name)] = int(seat)
+        spec["owner"] = owner
+    return position(game, **spec)  # type: ignore[arg-type]
+
+
 BUILDERS: dict[str, Callable[[Game, dict[str, Any]], State]] = {
+    "mandarin": _mandarin,
     "silkroad": _silkroad,
     "china": _china,
     "greatwall": _greatwall,
@@ -218,6 +242,24 @@ def _silkroad_readers() -> dict[str, Callable[[Any], Any]]:
     }
 
 
+def _mandarin_readers() -> dict[str, Callable[[Any], Any]]:
+    from tianxia.games.mandarin.data import TABLES
+
+    def tiles(s: Any) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for name, seat in zip(TABLES.tile_names, s.owner, strict=True):
+            if 0 <= seat < s.game.players:
+                out.setdefault(str(seat), []).append(name)
+        return out
+
+    return {
+        "tiles": tiles,
+        "lot": lambda s: [TABLES.tile_names[t] for t in s.lot],
+        "to_move": lambda s: s.current_player(),
+        "money": lambda s: list(s.money),
+    }
+
+
 class _Readers(dict[str, dict[str, Callable[[Any], Any]]]):
     """Built on first use: a reader imports its title's rules."""
 
@@ -227,6 +269,7 @@ class _Readers(dict[str, dict[str, Callable[[Any], Any]]]):
             "greatwall": _greatwall_readers,
             "emperor": _emperor_readers,
             "silkroad": _silkroad_readers,
+            "mandarin": _mandarin_readers,
         }[name]()
         self[name] = made
         return made
@@ -274,6 +317,7 @@ def _lesson(game: str, raw: Mapping[str, Any]) -> Lesson:
         "wrong",
         "after",
         "example",
+        "prelude",
         *TEXTS,
     }
     unknown = set(raw) - known
@@ -292,6 +336,7 @@ def _lesson(game: str, raw: Mapping[str, Any]) -> Lesson:
         after=dict(raw.get("after", {})),
         texts=_texts(game, lid, raw),
         example=bool(raw.get("example", False)),
+        prelude=tuple(str(a) for a in raw.get("prelude", ())),
     )
 
 
