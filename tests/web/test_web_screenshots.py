@@ -35,9 +35,21 @@ def test_each_board_in_a_browser(
     site: Server, browser: Browser, title: str, tmp_path: Path
 ) -> None:
     for size, (width, height) in SIZES.items():
-        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        # Without motion: a piece fading in would be caught half drawn.
+        page = browser.new_context(
+            viewport={"width": width, "height": height}, reduced_motion="reduce"
+        ).new_page()
         page.goto(site.base + "/?lang=en")
+        # A player who gave a name, as the pictures in the docs show one.
+        page.locator("#f-name").fill("Anna")
+        page.locator("#f-name").dispatch_event("change")
+        page.locator("#f-name").blur()
         if title == "china" and size == "desk":
+            # The cards' pictures are drawn on the server the first time they are asked for.
+            page.wait_for_function(
+                "[...document.images].every(i => i.complete && i.naturalWidth > 0)",
+                timeout=60000,
+            )
             _keep(page.screenshot(full_page=False), "web-lobby.png", tmp_path)
         page.locator(f"button.quick[data-game={title}]").click()
         expect(page.locator(".board-wrap svg")).to_be_visible()
