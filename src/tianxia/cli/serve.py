@@ -56,6 +56,11 @@ def serve(
         min=0.0,
         help="Seconds after which an open game nobody has joined since is deleted (0: never).",
     ),
+    allow_origin: list[str] = typer.Option(
+        [],
+        help="An origin (https://host[:port]) whose pages may open websockets, besides "
+        "the served host itself (repeat for more).",
+    ),
 ) -> None:
     """Run the game server: the lobby, the websocket protocol, the database log."""
     try:
@@ -101,6 +106,7 @@ def serve(
         open_games=open_games,
         games_in_memory=games_in_memory,
         open_game_expiry=open_game_expiry,
+        origins=tuple(allow_origin),
     )
     config = uvicorn.Config(
         create_app(url, bot_pause=bot_pause, limits=limits, holder=holder),

@@ -29,7 +29,15 @@ from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 import tianxia
 from tianxia.play.table import STRENGTHS, make_bot
 from tianxia.server import protocol as P
-from tianxia.server.limits import BodyLimit, Limits, Window, creator_key, game_cost
+from tianxia.server.limits import (
+    BodyLimit,
+    Limits,
+    SecurityHeaders,
+    Window,
+    creator_key,
+    game_cost,
+    origin_allowed,
+)
 from tianxia.server.live import (
     TAKEOVER_STRENGTH,
     UNAVAILABLE_SENTENCE,
@@ -157,6 +165,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit, limit=limits.max_body)
+    app.add_middleware(SecurityHeaders)
 
     try:
         from tianxia.web.pages import add_pages
@@ -503,6 +512,11 @@ def create_app(
     @app.websocket("/ws/games/{game_id}")
     async def play(ws: WebSocket, game_id: str) -> None:
         hub: Hub = ws.app.state.hub
+        if not origin_allowed(ws.headers, limits.origins):
+            # A page of another site opening a socket with this browser's cookies and
+            # links: refused before the handshake completes (HTTP 403).
+            await ws.close(code=1008)
+            return
         await ws.accept()
         try:
             live = await hub.get(game_id) if len(game_id) <= 32 else None
