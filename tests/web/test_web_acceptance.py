@@ -25,7 +25,7 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from playwright.sync_api import Browser, Page, Position, WebSocket, expect
+from playwright.sync_api import Browser, Page, Position, ViewportSize, WebSocket, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from serving import Server
@@ -33,8 +33,8 @@ from web.accessibility import blocking_violations, small_targets
 from web.clicking import look, wait_for_the_next_view
 
 TITLES = ["china", "greatwall", "emperor", "mandarin", "silkroad"]
-DESK = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
+DESK: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 # The name each language's player gives; the German one is not ASCII on purpose.
 NAMES = {"en": "Anna", "nl": "Joost", "de": "Jürgen"}
 # The seat's own clicks made at the first size before the page turns to the other.
@@ -267,7 +267,7 @@ def _seat_words(page: Page, rec: Record, where: str) -> None:
             )
 
 
-def _play_to_the_end(page: Page, rng: random.Random, rec: Record, switch: dict[str, int]) -> str:
+def _play_to_the_end(page: Page, rng: random.Random, rec: Record, switch: ViewportSize) -> str:
     """Play until the game is over; returns the size the game ended at."""
     size = "desk" if page.viewport_size == DESK else "phone"
     for _ in range(4000):

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("playwright")
 pytest.importorskip("axe_playwright_python")
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from serving import Server
 from web.accessibility import blocking_violations, small_targets
@@ -44,7 +44,10 @@ def _finished(site: Server, title: str, players: int) -> str:
     raise AssertionError(f"the bots did not finish a game of {title}")
 
 
-SIZES = {"desk": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+SIZES: dict[str, ViewportSize] = {
+    "desk": {"width": 1280, "height": 900},
+    "phone": {"width": 390, "height": 844},
+}
 
 
 @pytest.mark.timeout(300)
