@@ -5,6 +5,7 @@ kept by the browser; the lobby's "Learn" link; no developer's words on a player'
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from serving import Server
 from tianxia.web import lessons
 
 LANGS = ("en", "nl", "de")
+SCREENSHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
 
 
 def _click_wrong(page: Page, wrong: str) -> None:
@@ -39,6 +41,11 @@ def test_every_lesson_is_played_through_by_clicking(
 ) -> None:
     page.goto(f"{site.base}/learn/{game}?lang={lang}")
     expect(page.locator("#lesson-list a")).to_have_count(len(lessons.lessons(game)))
+    pictures = lang == "en" and os.environ.get("TIANXIA_SCREENSHOTS") == "1"
+    if pictures:
+        # `make screenshots`: how to play as it opens, and a finished lesson.
+        page.wait_for_load_state("networkidle")
+        page.screenshot(path=str(SCREENSHOTS / f"web-howto-{game}.png"))
     for lesson in lessons.lessons(game):
         page.locator(f'#lesson-list a[data-lesson="{lesson.id}"]').click()
         expect(page.locator("#lesson-h")).to_have_text(lesson.text("title", lang))
@@ -62,6 +69,10 @@ def test_every_lesson_is_played_through_by_clicking(
         done = page.locator("[data-lesson-done]")
         expect(done).to_contain_text(lesson.text("result", lang))
         expect(page.locator(f'[data-mark="{lesson.id}"].done')).to_have_count(1)
+        if pictures and lesson is lessons.lessons(game)[0]:
+            page.locator("#lesson").scroll_into_view_if_needed()
+            page.locator("#lesson-h").evaluate("e => e.scrollIntoView()")
+            page.screenshot(path=str(SCREENSHOTS / f"web-lesson-{game}.png"))
     # Progress is kept by the browser: a new visit shows every lesson done.
     page.reload()
     expect(page.locator(".lesson-mark.done")).to_have_count(len(lessons.lessons(game)))

@@ -48,6 +48,19 @@ def _move_words(state: Any, action: str, lang: str, game: str) -> str:
     return move_text(translate_sentence(state.explain(action), lang, game), lang)
 
 
+def without_prompt(svg: str) -> str:
+    """The board without its prompt (the line that asks the seat to move)."""
+    import xml.etree.ElementTree as ET
+
+    ET.register_namespace("", "http://www.w3.org/2000/svg")
+    root = ET.fromstring(svg)
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if "prompt" in (child.get("class") or "").split():
+                parent.remove(child)
+    return ET.tostring(root, encoding="unicode")
+
+
 def lesson_view(lesson: lessons.Lesson, tried: Tried, lang: str) -> dict[str, Any]:
     """The lesson's board and moves after `tried`, as the page draws them."""
     from tianxia.web.boards import render
@@ -70,10 +83,14 @@ def lesson_view(lesson: lessons.Lesson, tried: Tried, lang: str) -> dict[str, An
     gettext = gettext_for(lang)
     recent: list[tuple[int | None, str]] = [(seat, a) for a in ans.played]
     board = render(game, state.envelope(seat), legal, gettext, list(lesson.names), recent)
+    svg = board.svg
+    if done:
+        # The board's prompt speaks of the game's next decision; the lesson is over.
+        svg = without_prompt(svg)
     out: dict[str, Any] = {
         "outcome": ans.outcome,
         "played": ans.played,
-        "board": board.svg,
+        "board": svg,
         "placed": sorted(board.placed),
         "legal": [{"action": a, "text": _move_words(state, a, lang, game.NAME)} for a in legal],
         "expected": lessons.expected_now(lesson, state, ans.played),
