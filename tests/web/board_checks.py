@@ -108,7 +108,11 @@ def check_phone(svg: str, phone_width: float = PHONE_WIDTH) -> None:
             continue
         box = _box(g, (1, 0, 0, 1, 0, 0))
         assert box is not None, f"a spot without a shape: {g.get('aria-label')}"
-        w, h = (box[2] - box[0]) * px, (box[3] - box[1]) * px
+        # What lies outside the board is not drawn, so not tapped either.
+        x0, y0 = max(box[0], view_box[0]), max(box[1], view_box[1])
+        x1 = min(box[2], view_box[0] + view_box[2])
+        y1 = min(box[3], view_box[1] + view_box[3])
+        w, h = (x1 - x0) * px, (y1 - y0) * px
         assert min(w, h) >= MIN_TAP - 0.05, (
             f"{g.get('aria-label')!r} is {w:.0f}x{h:.0f} px to tap on a phone"
         )

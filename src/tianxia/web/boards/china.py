@@ -53,7 +53,7 @@ FONT = s.readable(WIDTH)
 TAP = s.tappable(WIDTH)
 DESK_WIDTH = 640.0  # CSS px on a wide screen: text some 20 px high, not stretched to the page
 MAP_TOP = 78.0  # the title and two lines of the awaited decision above the map
-SCALE = 5.6  # layout units to SVG units
+SCALE = 5.5  # layout units to SVG units
 FIELD_R = 13.0
 HOUSE_R = 12.5
 ENVOY_R = 5.5
@@ -82,7 +82,8 @@ def _text(
 
 
 def _xy(p: Sequence[float]) -> tuple[float, float]:
-    return 14.0 + (p[0] - 4.0) * SCALE, MAP_TOP + (p[1] - 2.0) * SCALE
+    # The outermost fields' tap circles end at the board's edges, not beyond them.
+    return 24.0 + (p[0] - 4.0) * SCALE, MAP_TOP + (p[1] - 2.0) * SCALE
 
 
 def _hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
