@@ -166,7 +166,9 @@ def track_height(length: int) -> float:
 
 
 @functools.lru_cache(maxsize=8)
-def ground(length: int, starts: tuple[str, ...], towns: tuple[tuple[int, int], ...]) -> str:
+def ground(
+    length: int, starts: tuple[str, ...], towns: tuple[tuple[int, int], ...], oz: str = "{n} oz"
+) -> str:
     """What the printed board shows before anyone plays: the road, the fields with their
     numbers, the cities' payments, the start fields. It is the bulk of the drawing and the
     same for every view, so it is drawn once."""
@@ -202,7 +204,7 @@ def ground(length: int, starts: tuple[str, ...], towns: tuple[tuple[int, int], .
                 text(
                     x + CELL_W - 5,
                     y + CELL_H - 6,
-                    f"{first[f]} oz",
+                    oz.format(n=first[f]),
                     FONT,
                     "end",
                     font_weight="bold",
@@ -666,7 +668,7 @@ class Painter:
         towns = tuple((int(c["field"]), int(c["first"])) for c in cities)
         out = [
             f'<g class="track" id="sr-track" transform="translate(0,{top:.1f})">',
-            ground(length, tuple(self.starts), towns),
+            ground(length, tuple(self.starts), towns, self._("{n} oz")),
         ]
         milestone = obs.get("milestone")
         for c in cities:
@@ -760,7 +762,7 @@ class Painter:
                 text(
                     WIDTH - MARGIN - 6,
                     y + 18,
-                    f"{obs['silver'][seat]} oz",
+                    _("{n} oz").format(n=obs["silver"][seat]),
                     14,
                     "end",
                     font_weight="bold",
