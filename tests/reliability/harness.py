@@ -62,6 +62,8 @@ def hooked(url: str, folder: Path, tap: bool = True, fixed_port: bool = False) -
         "0",
         "--open-games",
         "0",
+        "--connections-per-address",
+        "0",
         env=env,
         port=free_port() if fixed_port else 0,
         forked=True,

@@ -89,8 +89,12 @@ class Player:
 
 
 def create(base: str, game: str, players: int, seats: list[str], **extra: Any) -> dict[str, Any]:
+    # A generous timeout: a cold server's first game loads the title's modules, which
+    # under a loaded machine has taken more than httpx's default 5 s.
     r = httpx.post(
-        f"{base}/api/games", json={"game": game, "players": players, "seats": seats, **extra}
+        f"{base}/api/games",
+        json={"game": game, "players": players, "seats": seats, **extra},
+        timeout=60,
     )
     r.raise_for_status()
     return dict(r.json())
@@ -100,7 +104,7 @@ def join(base: str, game_id: str, seat: int, name: str = "Anne", player: str | N
     body: dict[str, Any] = {"seat": seat, "name": name}
     if player:
         body["player"] = player
-    r = httpx.post(f"{base}/api/games/{game_id}/join", json=body)
+    r = httpx.post(f"{base}/api/games/{game_id}/join", json=body, timeout=60)
     r.raise_for_status()
     return str(r.json()["secret"])
 

@@ -12,7 +12,14 @@ from serving import Server, reset_postgres
 
 # The quotas per client address are for strangers; a test makes many games from one
 # address in a minute (tests/server/test_server_quotas.py tests the quotas themselves).
-NO_QUOTAS = ("--games-per-minute", "0", "--open-games", "0")
+NO_QUOTAS = (
+    "--games-per-minute",
+    "0",
+    "--open-games",
+    "0",
+    "--connections-per-address",
+    "0",
+)
 
 pytest.importorskip("fastapi")
 pytest.importorskip("websockets")

@@ -25,6 +25,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "0",
         "--open-games",
         "0",
+        "--connections-per-address",
+        "0",
     )
     srv.start()
     try:

@@ -61,6 +61,17 @@ def serve(
         help="An origin (https://host[:port]) whose pages may open websockets, besides "
         "the served host itself (repeat for more).",
     ),
+    connections_per_address: int = typer.Option(
+        64, min=0, help="Websockets one client address may hold open at once (0: no limit)."
+    ),
+    max_connections: int = typer.Option(
+        2048,
+        min=1,
+        help="Connections and requests served at once; more are answered 503.",
+    ),
+    idle_timeout: int = typer.Option(
+        5, min=1, help="Seconds an idle HTTP keep-alive connection is kept open."
+    ),
 ) -> None:
     """Run the game server: the lobby, the websocket protocol, the database log."""
     try:
@@ -107,6 +118,7 @@ def serve(
         games_in_memory=games_in_memory,
         open_game_expiry=open_game_expiry,
         origins=tuple(allow_origin),
+        connections_per_address=connections_per_address,
     )
     config = uvicorn.Config(
         create_app(url, bot_pause=bot_pause, limits=limits, holder=holder),
@@ -118,6 +130,8 @@ def serve(
         ws_per_message_deflate=compress,
         ws_ping_interval=heartbeat,
         ws_ping_timeout=heartbeat,
+        limit_concurrency=max_connections,
+        timeout_keep_alive=idle_timeout,
         log_level="warning",
         lifespan="on",
     )

@@ -16,6 +16,7 @@ import os
 import signal
 import time
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
@@ -509,14 +510,38 @@ def create_app(
         return await hub.storage.run(hub.storage.store.leaderboard, game, limit)
 
     # --- the websocket ----------------------------------------------------------------------
+    # Open websockets per client address (only addresses with one open).
+    sockets: Counter[str] = Counter()
+
     @app.websocket("/ws/games/{game_id}")
     async def play(ws: WebSocket, game_id: str) -> None:
-        hub: Hub = ws.app.state.hub
         if not origin_allowed(ws.headers, limits.origins):
             # A page of another site opening a socket with this browser's cookies and
             # links: refused before the handshake completes (HTTP 403).
             await ws.close(code=1008)
             return
+        address = ws.client.host if ws.client else ""
+        cap = limits.connections_per_address
+        if cap and sockets[address] >= cap:
+            await ws.accept()
+            await ws.send_json(
+                _error(
+                    P.TOO_MANY_CONNECTIONS,
+                    f"this address has {cap} connections open, as many as it may: close one first",
+                )
+            )
+            await ws.close(code=1008)
+            return
+        sockets[address] += 1
+        try:
+            await _play(ws, game_id)
+        finally:
+            sockets[address] -= 1
+            if sockets[address] <= 0:
+                del sockets[address]
+
+    async def _play(ws: WebSocket, game_id: str) -> None:
+        hub: Hub = ws.app.state.hub
         await ws.accept()
         try:
             live = await hub.get(game_id) if len(game_id) <= 32 else None

@@ -34,6 +34,8 @@ class Limits:
     # Origins (scheme://host[:port]) whose pages may open a websocket besides the
     # server's own host.
     origins: tuple[str, ...] = ()
+    # Websockets one client address may hold open at once (0: no limit).
+    connections_per_address: int = 64
 
 
 def origin_allowed(headers: Mapping[str, str], allowed: Sequence[str]) -> bool:

@@ -80,4 +80,6 @@ GAME_OVER = "game_over"
 CONFLICT = "conflict"
 # The database failed to write (disk full, read-only): nothing changed; send it again.
 UNAVAILABLE = "unavailable"
+# The client's address has as many websockets open as it may (then close 1008).
+TOO_MANY_CONNECTIONS = "too_many_connections"
 UNLOADABLE = "unloadable"  # a stored game this release cannot resume (then close 4409)
