@@ -74,7 +74,9 @@ def test_an_ack_does_not_carry_the_plain_hash_of_the_hidden_state(server: Server
     store = Store(server.database)
     try:
         stored = {r.seq: r.state_hash for r in store.log(gid)}[reply["seq"]]
-        seed = int(store.game(gid)["seed"])
+        row = store.game(gid)
+        assert row is not None
+        seed = int(row["seed"])
     finally:
         store.close()
     # The stored hash covers every hand; the ack's is keyed by the game's secret seed.

@@ -22,7 +22,7 @@ def _store(tmp_path: Path, games: int) -> Store:
     return store
 
 
-def _row(seq: int, client_id: str) -> Row:
+def _row(seq: int, client_id: str | None) -> Row:
     return Row(seq, client_id, 0, "draw", f"hash{seq}", False)
 
 
