@@ -20,7 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from tianxia.core import JSON, Action, Game, IllegalActionError, Match, State, seat_name
+from tianxia.core import (
+    CHANCE,
+    JSON,
+    Action,
+    Event,
+    Game,
+    IllegalActionError,
+    Match,
+    State,
+    seat_name,
+)
 
 # A strength is a bot name and its options; the names are those of `tianxia.bots.make`.
 STRENGTHS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -114,6 +124,33 @@ class SeatPlan:
         return cls("bot", strength)
 
 
+def event_words(state: State, action: Action, event: Event) -> tuple[str, str]:
+    """The sentence in words of `action` taken in `state`, for a viewer who reads
+    `event` whole: `(subject, sentence)`, the subject a seat's name and the space or
+    colon after it where the game's sentence has none of its own (it is kept apart so
+    that the sentence alone is translated).
+
+    A player's action reads as the game describes it (the sentence its move button
+    shows); a chance outcome told to everyone as the game describes it, and one told to
+    a single seat as its event says it (which names that seat). Where the game has no
+    words for an outcome, the event's own sentence stays.
+    """
+    rules = state.game.rules
+    seat = state.current_player()
+    if rules is None or (seat == CHANCE and event.seen_by is not None):
+        return "", event.text
+    said = str(rules.describe(state, action))
+    if said.startswith("chance: ") or said in (str(action), f"{action} is legal"):
+        return "", event.text
+    if seat == CHANCE:
+        return "", said
+    name = seat_name(seat)
+    if said.startswith(name + " "):
+        return "", said
+    # "the defender stays for the next roll": the seat that decides is named first.
+    return (f"{name}: " if said.startswith("the ") else f"{name} "), said
+
+
 class NotYourTurn(IllegalActionError):
     """An action sent for a seat that is not the one to decide."""
 
@@ -151,6 +188,10 @@ class Table:
         }
         # seq of the bot's move -> (seat, explanation)
         self.explanations: dict[int, tuple[int, str]] = {}
+        # log[i] in words (`event_words`), recorded as the table applies it, beside the
+        # state it led to (the one `match.history` holds), which tells a word recorded
+        # before the match was rolled back from one still true.
+        self._words: list[tuple[State, tuple[str, str]]] = []
         self.match.resolve_chance()
 
     # --- who is where -------------------------------------------------------
@@ -209,6 +250,7 @@ class Table:
         a = self.state.to_action(action)
         self.match.play(a)
         self.match.resolve_chance()
+        self._record()
         return a
 
     def check_turn(self, seat: int) -> None:
@@ -239,6 +281,7 @@ class Table:
         self.match.play(action)
         self.explanations[self.seq] = (seat, why)
         self.match.resolve_chance()
+        self._record()
         return True
 
     def last_explanation(self) -> tuple[int, int, str] | None:
@@ -282,6 +325,26 @@ class Table:
         """`viewer`'s view of the log after seq `since` (see `Match.events_for`)."""
         return self.match.events_for(viewer, since)
 
+    def _record(self) -> None:
+        m = self.match
+        n = min(len(self._words), m.seq)
+        while n and self._words[n - 1][0] is not m.history[n]:
+            n -= 1
+        del self._words[n:]
+        while len(self._words) < m.seq:
+            i = len(self._words)
+            self._words.append((m.history[i + 1], event_words(m.history[i], m.log[i], m.event(i))))
+
+    def words(self, index: int, viewer: int | None) -> tuple[str, str]:
+        """`log[index]` in words as `viewer` may read it: `(subject, sentence)` (see
+        `event_words`); an event `viewer` may not read whole gives its redacted sentence
+        until the game is over, as `events_for` does."""
+        ev = self.match.event(index)
+        if not ev.visible_to(viewer) and not self.state.is_terminal():
+            return "", ev.others
+        self._record()
+        return self._words[index][1]
+
     def legal_for(self, viewer: int | None) -> list[JSON]:
         """The actions open to `viewer` with their explanations; empty unless it decides."""
         state = self.state
@@ -323,5 +386,6 @@ __all__ = [
     "RandomBot",
     "SeatPlan",
     "Table",
+    "event_words",
     "make_bot",
 ]

@@ -48,6 +48,15 @@ def move_text(explain: str, lang: str) -> str:
 _TAGS = re.compile(r"[^>]*>|[^>]+\Z")
 
 
+def log_words(subject: str, sentence: str, lang: str, game: str) -> str:
+    """A log line in words (`Table.words`) in `lang`: the game's sentence translated,
+    after the seat that decided where the sentence does not name it itself."""
+    from tianxia.web.sentences import translate_sentence
+
+    text = subject + translate_sentence(sentence, lang, game)
+    return text[:1].upper() + text[1:]
+
+
 def board_patch(old: str, new: str) -> list[int | str]:
     """`new` as edits of `old`, tag by tag: a positive number keeps that many tags of
     `old`, a negative one drops that many, a string is inserted. A move changes a few
@@ -260,6 +269,10 @@ def for_the_table(
         entry["text"] = move_text(str(entry["explain"]), lang)
         if entry["action"] in asks:
             entry["confirm"] = asks[entry["action"]]
+    # The log in words beside the engine's lines, which stay for "Show notation".
+    for event in msg["events"]:
+        subject, sentence = table.words(int(event["seq"]) - 1, seat)
+        event["words"] = log_words(subject, sentence, lang, live.game.NAME)
     connected: dict[int, int] = {}
     for c in live.conns:
         if c.seat is not None:

@@ -681,6 +681,8 @@ def describe(s: ChinaState, a: Action) -> str:
     b = g.board
     if isinstance(a, Card):
         where = {DEAL: "is dealt", DRAW: "is drawn into the hand", REVEAL: "is laid out"}
+        if s.phase == DEAL and s.dealt >= 3 * g.players:
+            where[DEAL] = "is laid out"  # the hands are dealt: the rest opens the display
         colour = COLOURS[a.colour]
         if _an(colour):
             return f"an {colour} card {where.get(s.phase, 'comes')} from the deck"

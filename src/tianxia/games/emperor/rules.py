@@ -1425,6 +1425,13 @@ def describe(s: S, a: Action) -> str:
         return "takes the loss the yin card brings"
     if isinstance(a, Done):
         return f"ends the {s.phase} phase"
+    if isinstance(a, Die) and s.battle is not None:
+        src, dst, _ = s.battle
+        if a.face % 2 == 0:
+            return f"the die shows {a.face}: the defender loses a unit in {t.ids[dst]}"
+        return f"the die shows {a.face}: the attacker loses a unit in {t.ids[src]}"
+    if isinstance(a, DrawYin):
+        return f"a yin card is drawn: {kind_name(a.kind)}"
     return f"chance: {a}"
 
 

@@ -590,7 +590,8 @@ function drawLog(v, c) {
   const hasWhy = Object.keys(why).length > 0;
   const recentFrom = v.terminal ? Infinity : (v.recent_from ?? Infinity);
   const item = (e) => {
-    const li = el("li", { value: e.seq }, withNames(e.text, v));
+    // The sentence in words; the engine's notation follows it behind "Show notation".
+    const li = el("li", { value: e.seq }, withNames(e.words || e.text, v));
     if (e.action && prefs.get("notation")) li.append(" ", el("code", { class: "notation", text: e.action }));
     if (why[e.seq]) {
       const d = el("details", {}, el("summary", { text: t("Why?") }), el("pre", { text: why[e.seq] }));
