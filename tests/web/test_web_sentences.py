@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from functools import cache
+from typing import Any, cast
 
 import pytest
 
@@ -321,7 +322,7 @@ def test_the_ends_summary_and_the_cards_alternatives_are_words_of_the_catalogue(
         _step(match, rng)
     final = match.state.observation(None)["final"]
     assert {k for part in final for k in part} == set(FINAL_PARTS)
-    cards = load_game("silkroad").data.cards
+    cards = cast(Any, load_game("silkroad")).data.cards
     split = [p for c in cards for p in card_alternatives(c.text)]
     assert "the group of two moves 4." in split
     for lang in ("nl", "de"):
