@@ -200,7 +200,7 @@ def run_reconnection(
     url: str, folder: Path, drops: int, seed: int, lie: str = ""
 ) -> dict[str, Any]:
     server = hooked(url, folder, tap=False)
-    server.args = ("--heartbeat", str(HEARTBEAT))
+    server.args = (*server.args, "--heartbeat", str(HEARTBEAT))
     if lie:
         server.env["TIANXIA_TEST_LIE"] = lie
     with running(server):
