@@ -45,7 +45,7 @@ class _Server:
         self.log = folder / "server.log"
         with self.log.open("w") as out:
             self.proc = subprocess.Popen(
-                # The load comes from one address: no quotas per address.
+                # The load comes from one address: no quotas or caps per address.
                 [
                     sys.executable,
                     "-c",
@@ -58,6 +58,8 @@ class _Server:
                     "--games-per-minute",
                     "0",
                     "--open-games",
+                    "0",
+                    "--connections-per-address",
                     "0",
                 ],
                 cwd=folder,
