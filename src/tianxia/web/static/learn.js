@@ -59,7 +59,8 @@ async function open(id) {
   $("lesson-next").hidden = true;
   for (const a of document.querySelectorAll("#lesson-list a")) a.toggleAttribute("aria-current", a.dataset.lesson === id);
   try { draw(await ask([], null)); } catch (e) { $("lesson-hint").textContent = e.message; }
-  $("lesson-h").focus?.();
+  // The lesson stands below how to play and the list: bring it into view.
+  $("lesson").scrollIntoView({ block: "start" });
 }
 
 function spotActions(spot) {
