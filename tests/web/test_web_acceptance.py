@@ -80,6 +80,15 @@ _MARKS = """k => {
   };
 }"""
 
+# The first word of every move a click offers now, as `_one_move` counts them: the
+# board's places, then the listed moves.
+_HEADS = """() => [
+  ...[...document.querySelectorAll('.board-wrap .spot:not([data-pick])')].map(
+    e => (JSON.parse(e.dataset.actions || '[""]')[0] || '').split(' ')[0]),
+  ...[...document.querySelectorAll('#moves button.move:not([disabled]), #moves .stepper')].map(
+    e => (e.dataset.action || '').split(' ')[0]),
+]"""
+
 # The question box, watched: every time it opens, its words are kept.
 _WATCH_QUESTIONS = """() => {
   window.__asked = [];
@@ -224,12 +233,16 @@ def _one_move(page: Page, rng: random.Random, rec: Record) -> bool:
             page.keyboard.press("Escape")
             return False
     else:
-        spots = page.locator(".board-wrap .spot:not([data-pick])")
         listed = page.locator("#moves button.move:not([disabled]), #moves .stepper")
-        n_spots, n_listed = spots.count(), listed.count()
-        if not n_spots + n_listed:
+        heads: list[str] = page.evaluate(_HEADS)
+        n_spots = page.locator(".board-wrap .spot:not([data-pick])").count()
+        if not heads:
             return False
-        k = rng.randrange(n_spots + n_listed)
+        # Nobody offers the Emperor's merger in the first turns (accepted, it ends the
+        # game before the page changed size), unless nothing else is left.
+        early = rec.clicks <= SWITCH_AFTER
+        choices = [i for i, h in enumerate(heads) if not (early and h == "merge")]
+        k = rng.choice(choices or list(range(len(heads))))
         if k < n_spots:
             _centre(page, ".board-wrap .spot:not([data-pick])", k)
         else:
