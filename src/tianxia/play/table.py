@@ -15,6 +15,7 @@ Taking back several actions in a row walks back through the same conditions.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,18 +133,21 @@ def event_words(state: State, action: Action, event: Event) -> tuple[str, str]:
 
     A player's action reads as the game describes it (the sentence its move button
     shows); a chance outcome told to everyone as the game describes it, and one told to
-    a single seat as its event says it (which names that seat). Where the game has no
-    words for an outcome, the event's own sentence stays.
+    some seats only as the game describes it if that sentence names the seat, else as
+    its event says it (which names that seat). Where the game has no words for an
+    outcome, the event's own sentence stays.
     """
     rules = state.game.rules
-    seat = state.current_player()
-    if rules is None or (seat == CHANCE and event.seen_by is not None):
+    if rules is None:
         return "", event.text
+    seat = state.current_player()
     said = str(rules.describe(state, action))
     if said.startswith("chance: ") or said in (str(action), f"{action} is legal"):
         return "", event.text
     if seat == CHANCE:
-        return "", said
+        # An outcome told to one seat is that seat's: the game's sentence must name it.
+        private = event.seen_by is not None and not re.match(r"P[1-9] ", said)
+        return "", event.text if private else said
     name = seat_name(seat)
     if said.startswith(name + " "):
         return "", said

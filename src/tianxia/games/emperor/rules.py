@@ -1432,6 +1432,8 @@ def describe(s: S, a: Action) -> str:
         return f"the die shows {a.face}: the attacker loses a unit in {t.ids[src]}"
     if isinstance(a, DrawYin):
         return f"a yin card is drawn: {kind_name(a.kind)}"
+    if isinstance(a, DrawYang):
+        return f"{seat_name(s.player)} draws a yang card: {kind_name(a.kind)}"
     return f"chance: {a}"
 
 
