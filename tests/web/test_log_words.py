@@ -161,3 +161,27 @@ def test_a_browsers_log_reads_in_words(site: Server, title: str, lang: str) -> N
     if lang == "de":
         english = re.compile(r"\b(occupies|assigns|ends the|is drawn|the die shows)\b")
         assert not [e["words"] for e in events.values() if english.search(e["words"])]
+
+
+def test_a_replays_log_reads_in_words(site: Server) -> None:
+    """A finished game's replay carries each event's words, in the reader's language."""
+    import time
+
+    gid = httpx.post(
+        f"{site.base}/api/games",
+        json={"game": "emperor", "players": 2, "seats": ["bot:random", "bot:random"]},
+    ).json()["id"]
+    for _ in range(600):
+        if httpx.get(f"{site.base}/api/games/{gid}").json()["status"] == "finished":
+            break
+        time.sleep(0.1)
+    for lang in ("en", "nl"):
+        r = httpx.get(f"{site.base}/api/games/{gid}/replay", params={"step": 30, "lang": lang})
+        events = r.json()["events"]
+        assert len(events) == 30
+        for e in events:
+            assert e["words"] and not _notation(e["words"], e["action"]), e
+        moves = [e for e in events if e["seat"] is not None]
+        assert sum(e["words"] != e["text"] for e in moves) >= len(moves) // 2
+        if lang == "nl":
+            assert any(e["words"].startswith("P1 bezet") for e in events), events

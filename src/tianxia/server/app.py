@@ -498,6 +498,11 @@ def create_app(
                 else e
                 for e in out["events"]
             ]
+        from tianxia.web.tableview import log_words
+
+        for e in out["events"]:  # the log in words, as the table shows it
+            said = live.table.words(int(e["seq"]) - 1, seat)
+            e["words"] = log_words(*said, lang, live.game.NAME)
         return out
 
     @app.get("/api/leaderboard/{game}")

@@ -47,7 +47,7 @@ async function show(index) {
   else board.innerHTML = r.board;
   byId("r-where").textContent = t("Decision {k} of {n}", { k, n: marks.decisions.length - 1 });
   byId("log").replaceChildren(...r.events.map((e) => {
-    const li = el("li", { value: e.seq }, withNames(e.text));
+    const li = el("li", { value: e.seq }, withNames(e.words || e.text));
     if (r.why[e.seq]) li.append(" ", el("details", {}, el("summary", { text: t("Why?") }), el("pre", { text: r.why[e.seq] })));
     return li;
   }));
