@@ -69,7 +69,7 @@ def test_blocked_border_needs_the_matching_card_which_is_spent() -> None:
     s = position(G2, holdings)
     with pytest.raises(IllegalActionError) as e:
         s.apply("attack hopeh>liaoning")
-    assert e.value.rule == "EM-7.3" and "great_wall" in e.value.reason
+    assert e.value.rule == "EM-7.3" and "great wall" in e.value.reason
     s = position(G2, holdings, hands={0: {"great_wall": 1}})
     wall = s.t.yang_index["great_wall"]
     s = s.apply("attack hopeh>liaoning")

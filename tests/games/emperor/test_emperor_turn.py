@@ -145,7 +145,7 @@ def test_closed_borders_option_stops_colonists_at_a_blocked_border() -> None:
     assert "colonise hopeh>honan" in legal(s)
     with pytest.raises(IllegalActionError) as e:
         s.apply("colonise hopeh>liaoning")
-    assert e.value.rule == "EM-2.2" and "great_wall" in e.value.reason
+    assert e.value.rule == "EM-2.2" and "great wall" in e.value.reason
 
 
 def test_open_borders_option_lets_movement_cross() -> None:
