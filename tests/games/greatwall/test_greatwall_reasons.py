@@ -40,7 +40,7 @@ def test_refusals_over_a_seeded_game_name_documented_rules() -> None:
 
 def test_common_mistakes_get_specific_reasons() -> None:
     s = position(2, ["1:tower | 5 3", "| 2 4"], hands={0: "wall gate"}, decks={0: ""})
-    assert s.explain("play 2 wall A") == "illegal: GW-2.2: P1 holds 1 wall card(s), not 2"
+    assert s.explain("play 2 wall A") == "illegal: GW-2.2: P1 holds 1 wall card, not 2"
     assert (
         s.explain("draw") == "illegal: GW-2.3: P1's own deck is empty, so there is nothing to draw"
     )
