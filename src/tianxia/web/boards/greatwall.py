@@ -271,7 +271,7 @@ class _Drawing:
     ) -> str:
         colour = seat_colour(seat)
         fill = "#d9d6d0" if covered else _tint(colour, 0.22)
-        opacity = ' opacity="0.6"' if covered else ""
+        opacity = ' opacity="0.8"' if covered else ""
         parts = [
             f'<g class="card seat{seat} {kind}{" covered" if covered else ""}"{opacity}>',
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{CARD_H:.1f}" rx="3" '
