@@ -457,7 +457,7 @@ def create_app(
         """A finished game action by action: the view of `seat` (default: spectator),
         with the board as SVG when `board` is asked for, and with `marks` the steps a
         replay stops at when it goes by decision, round or seat."""
-        from tianxia.web.i18n import accepted
+        from tianxia.web.i18n import accepted, seat_label
         from tianxia.web.sentences import bot_reason
 
         if lang not in accepted():
@@ -469,8 +469,10 @@ def create_app(
         if seat is not None and seat >= live.game.players:
             raise HTTPException(422, f"no seat {seat}")
         view = m.history[step].envelope(seat, step)
+        names = [seat_label(str(s["name"]), lang) for s in live.seat_list()]
         out: dict[str, Any] = {
             "step": step,
+            "names": names,
             "steps": m.seq,
             "view": view,
             "events": m.events_for(seat)[:step],
@@ -485,9 +487,8 @@ def create_app(
             out["marks"] = replay_marks(m)
         if board:
             from tianxia.web.boards import render
-            from tianxia.web.i18n import gettext_for, seat_label
+            from tianxia.web.i18n import gettext_for
 
-            names = [seat_label(str(s["name"]), lang) for s in live.seat_list()]
             out["board"] = render(live.game, view, [], gettext_for(lang), names).svg
         if lang != "en":
             from tianxia.web.sentences import translate_sentence

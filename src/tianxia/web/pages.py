@@ -29,6 +29,7 @@ from tianxia.web.i18n import (
     gettext_for,
     js_strings,
     negotiate,
+    seat_label,
     translations,
 )
 
@@ -335,7 +336,7 @@ def add_pages(app: FastAPI) -> None:
             "replay.html",
             game_id=game_id,
             title=gettext_for(language(request))(live.game.info.title),
-            players=live.game.players,
+            names=[seat_label(str(s["name"]), language(request)) for s in live.seat_list()],
             finished=live.status == "finished",
         )
 

@@ -11,7 +11,9 @@ const byId = (id) => document.getElementById(id);
 let marks = null; // {decisions: [step], seats: [seat that made decision k], rounds: [step]}
 let k = 0; // where we are: an index into marks.decisions
 
-let names = []; // the seats' names, as at the table
+// The seats' names as at the table, a bot's in the page's language: the "Seen by" list
+// holds them from the start, and every step's answer brings them again.
+let names = Array.from(seatSel.options).slice(1).map((o) => o.textContent);
 
 // The engine's "P1".."P7" in a sentence, written as the seat's swatch and name.
 function withNames(text) {
@@ -35,6 +37,7 @@ async function show(index) {
   const first = marks === null;
   const step = first ? 0 : marks.decisions[Math.max(0, Math.min(index, marks.decisions.length - 1))];
   const r = await api(`/api/games/${gameId}/replay?step=${step}&board=true&lang=${window.LANG || document.documentElement.lang}${seat}${first ? "&marks=true" : ""}`);
+  if (r.names) names = r.names;
   if (first) {
     marks = r.marks;
     return show(0);
@@ -94,15 +97,4 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Home") show(0);
   if (e.key === "End") show(last());
 });
-if (box.dataset.finished === "1") {
-  show(0);
-  // The seats by the names their players chose, as at the table.
-  api(`/api/games/${gameId}`).then((g) => {
-    names = g.seats.map((s) => s.name);
-    if (marks) show(k);
-    for (const s of g.seats) {
-      const o = seatSel.querySelector(`option[value="${s.seat}"]`);
-      if (o) o.textContent = s.name;
-    }
-  }).catch(() => {});
-}
+if (box.dataset.finished === "1") show(0);
