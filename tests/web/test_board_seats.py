@@ -44,6 +44,9 @@ GAMES = [
 ]
 
 
+YOU = re.compile(r"\byours?\b", re.IGNORECASE)
+
+
 @cache
 def _seat_word() -> re.Pattern[str]:
     return re.compile(r"\b(?:P(\d+)|(" + "|".join(NAMES) + r"))\b")
@@ -92,6 +95,10 @@ def _check_board(
             f"{where}: the prompt {prompts!r} should name P{mover + 1} first, the seat "
             "the game waits for"
         )
+    if lang == "en" and viewer != mover:
+        # "Your" speaks to the seat that decides; anyone else reads whose things they are.
+        spoken = [line for line in prompts if YOU.search(line)]
+        assert not spoken, f"{where}: {spoken!r} says 'your' to a seat that does not decide"
 
 
 def _check_events(name: str, match: Match, since: int, lang: str) -> None:

@@ -331,14 +331,17 @@ def prompt(
     names: Sequence[str],
     name_of: Callable[[str], str],
     _: Callable[[str], str],
+    viewer: int | None = None,
 ) -> str:
     """The decision awaited, in the viewer's language, naming seats as the board does.
 
     The observation's `pending` is the engine's English; this says the same from the
-    observation's fields, so it can be translated and names the players by name.
+    observation's fields, so it can be translated and names the players by name. Only the
+    seat that decides is told "your": everyone else reads whose provinces they are.
     """
     phase = str(body.get("phase", ""))
     mover = body.get("current_player")
+    deciding = isinstance(mover, int) and mover >= 0 and mover == viewer
     turn_player = body.get("turn_player")
     who = seat_name(names, int(mover)) if isinstance(mover, int) and mover >= 0 else ""
     turn_name = seat_name(names, int(turn_player)) if isinstance(turn_player, int) else ""
@@ -355,6 +358,8 @@ def prompt(
     if phase == "growth":
         due = (body.get("growth_due") or [None])[0]
         if due is None:
+            if not deciding:
+                return _("{seat} places the new units in one of their provinces").format(seat=who)
             return _("{seat}: place the new units in one of your provinces").format(seat=who)
         return _("{seat}: place a unit from the marker in {province} or a neighbour").format(
             seat=who, province=name_of(str(due))
@@ -362,6 +367,10 @@ def prompt(
     if phase == "colonisation":
         return _("{seat}: colonise empty neighbours with 3 units each, or be done").format(seat=who)
     if phase == "movement":
+        if not deciding:
+            return _("{seat} moves units one border into their own provinces, or is done").format(
+                seat=who
+            )
         return _("{seat}: move units one border into your own provinces, or be done").format(
             seat=who
         )
@@ -387,8 +396,14 @@ def prompt(
             seat=who, province=dst, source=src
         )
     if phase == "assign yang":
+        if not deciding:
+            return _("{seat} puts their face-down yang card on a province").format(seat=who)
         return _("{seat}: put your face-down yang card on a province").format(seat=who)
     if phase == "assign yin":
+        if not deciding:
+            return _("{seat} puts their face-down yin card on one of their provinces").format(
+                seat=who
+            )
         return _("{seat}: put your face-down yin card on one of your provinces").format(seat=who)
     if phase == "draw yin":
         return _("The yin card is turned over")
@@ -834,7 +849,7 @@ def render(board: BoardInput) -> Board:
         )
     else:
         parts.append(text(WIDTH - MARGIN, 20, _("spectator"), FONT, anchor="end"))
-    asked = wrap(prompt(body, names, name_of, _), 13, WIDTH - 2 * MARGIN)
+    asked = wrap(prompt(body, names, name_of, _, viewer), 13, WIDTH - 2 * MARGIN)
     parts.append(
         '<g class="prompt">'
         + "".join(

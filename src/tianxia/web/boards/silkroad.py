@@ -345,8 +345,13 @@ class Painter:
         if phase == "pick":
             return _("{seat}: name the merchant {card} means").format(seat=mover, card=title)
         if phase == "miles":
+            miles = f"{int(p.get('miles') or 0):+d}"
+            if self.to_move != self.viewer:
+                return _("{seat} shares {miles} bazaar miles among their merchants").format(
+                    seat=mover, miles=miles
+                )
             return _("{seat}: share {miles} bazaar miles among your merchants").format(
-                seat=mover, miles=f"{int(p.get('miles') or 0):+d}"
+                seat=mover, miles=miles
             )
         return _(phase)
 
@@ -398,9 +403,11 @@ class Painter:
             miles = p.get("miles")
             if miles is None:
                 return [], top
-            words = _("Bazaar miles to share: {miles} — tap a merchant of yours").format(
-                miles=f"{miles:+d}"
-            )
+            if self.to_move == self.viewer:
+                words = _("Bazaar miles to share: {miles} — tap a merchant of yours")
+            else:
+                words = _("Bazaar miles to share: {miles}")
+            words = words.format(miles=f"{miles:+d}")
             drawn, y = self.lines(MARGIN, top + 14, words, INNER, 13, font_weight="bold")
             return [*out, *drawn, "</g>"], y
         kind = int(kind)
