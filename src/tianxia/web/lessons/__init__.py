@@ -118,6 +118,9 @@ def _emperor(game: Game, spec: dict[str, Any]) -> State:
 
     spec = {k: _seat_keys(v) for k, v in spec.items()}
     holdings = {p: (int(seat), int(n)) for p, (seat, n) in spec.pop("holdings").items()}
+    for key in ("started", "senior"):
+        if key in spec:
+            spec[key] = tuple(spec[key])
     return position(game, holdings, **spec)  # type: ignore[arg-type]
 
 
@@ -222,10 +225,22 @@ def _emperor_readers() -> dict[str, Callable[[Any], Any]]:
         names = s.game.tables.index
         return {p: [s.owner[i], s.units[i]] for p, i in names.items() if s.owner[i] >= 0}
 
+    def markers(s: Any) -> dict[str, list[str]]:
+        kinds = s.game.tables.c.marker_kinds
+        out = {}
+        for p, i in s.game.tables.index.items():
+            here = [k for k, n in zip(kinds, s.markers[i], strict=True) for _ in range(n)]
+            if here:
+                out[p] = here
+        return out
+
     return {
         "holdings": holdings,
         "scores": lambda s: list(s.scores()),
         "phase": lambda s: str(s.phase),
+        "to_move": lambda s: s.current_player(),
+        "yang_cards": lambda s: [sum(h) for h in s.hands],
+        "markers": markers,
     }
 
 
