@@ -267,11 +267,21 @@ def _mandarin_readers() -> dict[str, Callable[[Any], Any]]:
                 out.setdefault(str(seat), []).append(name)
         return out
 
+    def sectors(s: Any) -> dict[str, int]:
+        held = s.observation(None)["sector_holders"]
+        return {a: seat for a, seat in zip(TABLES.animals, held, strict=True) if seat >= 0}
+
+    def bid(s: Any) -> list[int] | None:
+        auction = s.observation(None)["auction"]
+        return None if auction is None else [auction["high_bid"], auction["high_bidder"]]
+
     return {
         "tiles": tiles,
         "lot": lambda s: [TABLES.tile_names[t] for t in s.lot],
         "to_move": lambda s: s.current_player(),
         "money": lambda s: list(s.money),
+        "sectors": sectors,
+        "bid": bid,
     }
 
 
