@@ -31,6 +31,11 @@ def _register_builtin() -> None:
 
     _BOTS[OpenSpielISMCTSBot.NAME] = OpenSpielISMCTSBot
     _BOTS[OpenSpielMCTSBot.NAME] = OpenSpielMCTSBot
+    try:  # the learned bot's network runs in NumPy (extra `rl`)
+        from tianxia.bots.learned import LearnedBot
+    except ImportError:
+        return
+    _BOTS[LearnedBot.NAME] = LearnedBot
 
 
 def available() -> list[str]:
@@ -43,8 +48,8 @@ def make(name: str, game: Game, seat: int, seed: int = 0, **options: Any) -> Bot
     """A bot called `name` playing `seat` of `game`, with its own stream seeded by `seed`.
 
     Args:
-        name: `random`, `greedy`, `ismcts`, `pimc`, `openspiel-ismcts` or
-            `openspiel-mcts` (see `available()`).
+        name: `random`, `greedy`, `ismcts`, `pimc`, `openspiel-ismcts`,
+            `openspiel-mcts` or `learned` (see `available()`).
         game: the loaded variant.
         seat: the seat it plays.
         seed: seeds the bot's random stream; the same seed gives the same decisions.

@@ -10,7 +10,17 @@ import typer
 import tianxia
 from tianxia.cli.app import app
 
-_COMMAND_MODULES = ("serve", "games", "play", "simulate", "replay", "bench", "tournament", "tui")
+_COMMAND_MODULES = (
+    "serve",
+    "games",
+    "play",
+    "simulate",
+    "replay",
+    "bench",
+    "tournament",
+    "tui",
+    "train",
+)
 
 
 def _load_commands() -> None:
