@@ -160,13 +160,18 @@ def check_labels_apart(svg: str | ET.Element, slack: float = 1.5) -> None:
 
 def spots(svg: str, picks: bool | None = None) -> list[list[str]]:
     """The actions of each clickable spot, in document order: all of them, or only the
-    picks (things picked up first, `data-pick`) or only the places (`picks=False`)."""
+    picks (things picked up first, `data-pick`) or only the places (`picks=False`; a pick
+    that is a place too offers its `data-into` as a place)."""
     root = ET.fromstring(svg)
     out = []
     for g in root.iter(f"{SVG}g"):
+        if "spot" not in (g.get("class") or "").split():
+            continue
         is_pick = g.get("data-pick") is not None
-        if "spot" in (g.get("class") or "").split() and picks in (None, is_pick):
+        if picks in (None, is_pick):
             out.append(json.loads(g.get("data-actions") or "[]"))
+        if is_pick and picks is not True and g.get("data-into"):
+            out.append(json.loads(g.get("data-into") or "[]"))
     return out
 
 

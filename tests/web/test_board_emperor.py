@@ -72,15 +72,23 @@ def _texts(node: ET.Element) -> list[str]:
 
 
 def _spot_of(root: ET.Element, action: str) -> ET.Element:
-    """The place an action goes to (not the province it is picked up from)."""
+    """The place an action goes to (not the province it is picked up from): a plain spot,
+    or a pick that is a place too (`data-into`)."""
     for g in root.iter(f"{SVG}g"):
-        if g.get("data-pick") is not None:
+        if "spot" not in (g.get("class") or "").split():
             continue
-        if "spot" in (g.get("class") or "").split() and action in json.loads(
-            g.get("data-actions") or "[]"
-        ):
+        key = "data-into" if g.get("data-pick") is not None else "data-actions"
+        if action in json.loads(g.get(key) or "[]"):
             return g
     raise AssertionError(f"{action} is on no spot")
+
+
+def _pick_of(root: ET.Element, action: str) -> ET.Element:
+    """The thing an action is picked up with."""
+    for g in root.iter(f"{SVG}g"):
+        if g.get("data-pick") is not None and action in json.loads(g.get("data-actions") or "[]"):
+            return g
+    raise AssertionError(f"{action} is picked up nowhere")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -218,13 +226,42 @@ def test_attacks_and_moves_are_grouped_on_the_province_they_lead_into() -> None:
         assert all(parse(a).target == target for a in offered)
     assert "done" not in board.placed
 
-    match = _play_until(3, 11, lambda m: str(m.state.observation(None)["phase"]) == "movement")
+
+def _moving(m: Match) -> bool:
+    """A movement phase where some province both sends and receives units."""
+    state = m.state
+    if state.is_chance_node() or str(state.observation(None)["phase"]) != "movement":
+        return False
+    moves = [parse(str(a)) for a in state.legal_actions() if str(a).startswith("move")]
+    return bool({a.source for a in moves} & {a.target for a in moves})
+
+
+def test_a_move_of_units_is_picked_where_it_leaves_and_placed_where_it_enters() -> None:
+    match = _play_until(3, 11, _moving)
+    seat = match.state.current_player()
     legal = [str(a) for a in match.state.legal_actions()]
-    board = _board(match, match.state.current_player())
+    board = _board(match, seat)
+    root = ET.fromstring(board.svg)
     moves = [a for a in legal if a.startswith("move")]
     assert moves and set(moves) <= board.placed
+    sources = {parse(a).source for a in moves}
     for action in moves:
-        _province(_spot_of(ET.fromstring(board.svg), action), action.split(">")[1])
+        move = parse(action)
+        pick = _pick_of(root, action)
+        _province(pick, str(move.source))
+        assert pick.get("data-pick") == f"em-move-{move.source}"
+        # The pick offers every move out of its province and nothing else.
+        offered = json.loads(pick.get("data-actions") or "[]")
+        assert sorted(offered) == sorted(a for a in moves if parse(a).source == move.source)
+        place = _spot_of(root, action)
+        _province(place, str(move.target))
+        # A province that sends units too is picked on a click, and is a place only for
+        # a thing picked before it.
+        assert (place.get("data-pick") is not None) == (move.target in sources)
+    # What the place says when it is tapped: where units come in from, how many in words.
+    both = next(pid for pid in sources if any(parse(a).target == pid for a in moves))
+    label = _spot_of(root, next(a for a in moves if parse(a).target == both)).get("aria-label")
+    assert "move units from here" in str(label) and "move in from" in str(label)
 
 
 def test_a_merger_offer_sits_on_the_row_of_the_seat_it_is_made_to() -> None:

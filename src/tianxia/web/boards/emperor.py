@@ -814,16 +814,24 @@ def render(board: BoardInput) -> Board:
 
     # Each action goes to the province it leads into, or to the row of a seat; an action
     # that leaves a province (colonise, attack) is also picked up there first, unless the
-    # province is a target itself (moves run between the player's own provinces).
+    # province is a target itself. Moves of units are picked on the province they leave and
+    # placed on the one they enter; both are the player's own, so a province may be both.
     on_province: dict[str, list[str]] = {}
     parsed_on: dict[str, list[Parsed]] = {}
     from_province: dict[str, list[str]] = {}
+    moves_out: dict[str, list[str]] = {}
+    moves_in: dict[str, list[str]] = {}
     on_seat: dict[int, list[str]] = {}
     n_seats = len(body.get("players", []))
     for action in board.legal:
         p = parse(action)
         if p.target is not None and p.target in where and p.target in provinces:
             if p.source is not None and p.source not in where:
+                continue
+            if p.kind == "move" and p.source is not None:
+                moves_out.setdefault(p.source, []).append(action)
+                moves_in.setdefault(p.target, []).append(action)
+                parsed_on.setdefault(p.target, []).append(p)
                 continue
             on_province.setdefault(p.target, []).append(action)
             parsed_on.setdefault(p.target, []).append(p)
@@ -888,14 +896,26 @@ def render(board: BoardInput) -> Board:
         i = order.index(pid)
         if i < len(moved) and moved[i] and body.get("phase") == "movement":
             moved_in.append(f"{where[pid].name} {moved[i]}")
-        actions = on_province.get(pid, [])
+        outgoing = moves_out.get(pid, [])
+        incoming = moves_in.get(pid, [])
+        actions = on_province.get(pid, []) + ([] if outgoing else incoming)
         owned = from_province.get(pid, [])
-        inner = _province(where[pid], prov, tags, bool(actions or owned), names, pid in touched, _)
+        clickable = bool(actions or owned or outgoing)
+        inner = _province(where[pid], prov, tags, clickable, names, pid in touched, _)
         owner = prov.get("owner")
         state = (
             f"{seat_name(names, owner)} ×{prov.get('units')}" if owner is not None else _("empty")
         )
-        if actions:
+        if outgoing:
+            label = _("{province} ({state}): move units from here").format(
+                province=where[pid].name, state=state
+            )
+            if incoming:
+                label += "; " + describe(parsed_on[pid], name_of, body, _)
+            parts.append(spot(outgoing, inner, label, pick=f"em-move-{pid}", into=incoming))
+            placed.update(outgoing)
+            placed.update(incoming)
+        elif actions:
             label = f"{where[pid].name} ({state}): " + describe(parsed_on[pid], name_of, body, _)
             parts.append(spot(actions, inner, label))
             placed.update(actions)

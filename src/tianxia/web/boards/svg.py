@@ -106,18 +106,23 @@ def spot(
     *,
     pick: str | None = None,
     ident: str | None = None,
+    into: Sequence[str] = (),
 ) -> str:
     """`inner` as a thing to click (and to reach with Tab) that offers `actions`.
 
     The page sends the action when there is one, and asks which when there are several.
     A `pick` (a card in hand, a piece) is only selected by a click: its actions are then
-    offered on their targets. `ident` is the spot's stable id. Without actions `inner` is
-    returned as it is: nothing to click.
+    offered on their targets. A pick may be a target as well (`into`: the moves that go
+    there, as between two provinces of one player): with another thing picked whose
+    moves go there, a click plays one of them instead of picking it. `ident` is the
+    spot's stable id. Without actions `inner` is returned as it is: nothing to click.
     """
     if not actions:
         return inner
     data = esc(json.dumps(list(actions)))
     extra = f' data-pick="{esc(pick)}"' if pick is not None else ""
+    if pick is not None and into:
+        extra += f' data-into="{esc(json.dumps(list(into)))}"'
     extra += f' id="{esc(ident)}"' if ident is not None else ""
     return (
         f'<g class="spot" tabindex="0" role="button" aria-label="{esc(label)}" '

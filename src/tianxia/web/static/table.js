@@ -292,6 +292,12 @@ function spotActions(spot) {
   try { return JSON.parse(spot.dataset.actions || "[]"); } catch { return []; }
 }
 
+// A pick that is a place too (a province that sends and receives units): the moves
+// that go there.
+function intoActions(spot) {
+  try { return JSON.parse(spot.dataset.into || "[]"); } catch { return []; }
+}
+
 function pickSpot(key) {
   if (key === null) return null;
   return [...$("board").querySelectorAll(".spot[data-pick]")].find((s) => s.dataset.pick === key) || null;
@@ -300,6 +306,15 @@ function pickSpot(key) {
 function activate(spot) {
   const c = conns.get(shown);
   if (!c || !c.view || c.busy || curtainFor !== null) return;
+  const held = pickSpot(picked);
+  const mineHeld = new Set(held ? spotActions(held) : []);
+  const arriving = held && held !== spot ? intoActions(spot).filter((a) => mineHeld.has(a)) : [];
+  if (arriving.length) {
+    // Another thing is picked and its moves go here: this is its place, not a new pick.
+    if (arriving.length === 1) play(c, arriving[0]);
+    else menu(c, arriving, spot.getAttribute("aria-label"));
+    return;
+  }
   if (spot.dataset.pick !== undefined) {
     picked = picked === spot.dataset.pick ? null : spot.dataset.pick;
     decorate(c);
@@ -331,6 +346,7 @@ function decorate(c) {
       spot.setAttribute("aria-pressed", spot === sel ? "true" : "false");
       spot.classList.toggle("picked", spot === sel);
       spot.classList.add("pickable");
+      spot.classList.toggle("target", !!sel && spot !== sel && intoActions(spot).some((a) => mine.has(a)));
     } else {
       spot.classList.toggle("target", !!sel && spotActions(spot).some((a) => mine.has(a)));
     }
@@ -430,6 +446,7 @@ function drawMoves(c) {
   if (sel) {
     const onTargets = new Set();
     for (const spot of $("board").querySelectorAll(".spot:not([data-pick])")) for (const a of spotActions(spot)) onTargets.add(a);
+    for (const spot of $("board").querySelectorAll(".spot[data-into]")) for (const a of intoActions(spot)) onTargets.add(a);
     const own = spotActions(sel).filter((a) => !onTargets.has(a)).map((a) => entryOf(v, a)).filter(Boolean);
     heading = t("{what}: choose where it goes on the board, or a move below", { what: sel.getAttribute("aria-label") || "" });
     rest = [...own, ...rest.filter((l) => !own.includes(l))];
