@@ -141,58 +141,78 @@ def self_play_game(
     }
 
 
-def _run_games(
-    config: dict[str, Any],
-    net: PolicyValueNet | None,
-    seeds: list[int],
-    workers: int,
-    backend: str,
-) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
-    """Each seed's game as it finishes: in this process, on processes or as Ray tasks."""
-    if workers <= 1 or len(seeds) <= 1:
-        for s in seeds:
-            yield s, self_play_game(config, net, s)
-        return
-    if backend in ("auto", "ray"):
-        try:
+class _SelfPlay:
+    """Where self-play games run for the length of a training run: in this process, on a
+    process pool, or as Ray tasks (a private loopback cluster started once, or the
+    running driver's)."""
+
+    def __init__(self, workers: int, backend: str) -> None:
+        self.workers = workers
+        self.backend = backend
+        self._ray: Any = None
+        self._started = False
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> _SelfPlay:
+        if self.workers <= 1:
+            return self
+        if self.backend in ("auto", "ray"):
             from tianxia.play.cluster import import_ray
 
-            ray = import_ray()
-        except ValueError:
-            if backend == "ray":
-                raise
-        else:
-            started = not ray.is_initialized()
-            if started:
-                ray.init(
-                    address="local",
-                    num_cpus=workers,
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    _node_ip_address="127.0.0.1",
-                )
             try:
-                task = ray.remote(num_cpus=1, max_retries=2)(self_play_game)
-                net_ref = ray.put(net)
-                pending = {task.remote(config, net_ref, s): s for s in seeds}
+                ray = import_ray()
+            except ValueError:
+                if self.backend == "ray":
+                    raise
+            else:
+                if not ray.is_initialized():
+                    ray.init(
+                        address="local",
+                        num_cpus=self.workers,
+                        include_dashboard=False,
+                        log_to_driver=False,
+                        _node_ip_address="127.0.0.1",
+                    )
+                    self._started = True
+                self._ray = ray
+                return self
+        self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+        if self._started:
+            self._ray.shutdown()
+
+    def games(
+        self, config: dict[str, Any], net: PolicyValueNet | None, seeds: list[int]
+    ) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+        """Each seed's game as it finishes."""
+        ray, pool = self._ray, self._pool
+        if ray is not None:
+            task = ray.remote(num_cpus=1, max_retries=2)(self_play_game)
+            net_ref = ray.put(net)
+            pending = {task.remote(config, net_ref, s): s for s in seeds}
+            try:
                 while pending:
                     done, _ = ray.wait(list(pending), num_returns=1)
                     seed = pending.pop(done[0])
                     yield seed, ray.get(done[0])
             finally:
-                for ref in pending:
+                for ref in pending:  # an interrupted run leaves no game running
                     ray.cancel(ref, force=True)
-                if started:
-                    ray.shutdown()
-            return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(self_play_game, config, net, s): s for s in seeds}
-        try:
-            for done in as_completed(futures):
-                yield futures[done], done.result()
-        finally:
-            for f in futures:
-                f.cancel()
+        elif pool is not None:
+            futures = {pool.submit(self_play_game, config, net, s): s for s in seeds}
+            try:
+                for done in as_completed(futures):
+                    yield futures[done], done.result()
+            finally:
+                for f in futures:
+                    f.cancel()
+        else:
+            for s in seeds:
+                yield s, self_play_game(config, net, s)
 
 
 class _Torch:
@@ -366,31 +386,32 @@ def train(
     report = progress or (lambda what, done, total: None)
     report("iterations", done_iterations, config.iterations)
     cfg_dict = asdict(config)
-    for iteration in range(done_iterations, config.iterations):
-        seeds = [config.seed * 1_000_003 + iteration * 10_007 + g for g in range(config.games)]
-        todo = [s for s in seeds if not _game_file(folder, iteration, s).exists()]
-        report("games", config.games - len(todo), config.games)
-        finished = config.games - len(todo)
-        for seed, data in _run_games(cfg_dict, net, todo, workers, backend):
-            _save_game(_game_file(folder, iteration, seed), data)
-            finished += 1
-            report("games", finished, config.games)
-        games_played += config.games
-        recent = range(max(0, iteration + 1 - config.window), iteration + 1)
-        parts = [g for i in recent for g in _load_iteration(folder, i)]
-        data = {k: np.concatenate([p[k] for p in parts]) for k in _FIELDS}
-        losses = learner.train(data, config, rng)
-        trained = {
-            "iterations": iteration + 1,
-            "games": games_played,
-            "positions": len(data["obs"]),
-            "simulations": config.simulations,
-            "losses": losses,
-        }
-        net = learner.export(game, config, **trained)
-        learner.save(model_path, {"iteration": iteration + 1, "games": games_played})
-        net.save(out)
-        report("iterations", iteration + 1, config.iterations)
+    with _SelfPlay(workers, backend) as runner:
+        for iteration in range(done_iterations, config.iterations):
+            seeds = [config.seed * 1_000_003 + iteration * 10_007 + g for g in range(config.games)]
+            todo = [s for s in seeds if not _game_file(folder, iteration, s).exists()]
+            report("games", config.games - len(todo), config.games)
+            finished = config.games - len(todo)
+            for seed, data in runner.games(cfg_dict, net, todo):
+                _save_game(_game_file(folder, iteration, seed), data)
+                finished += 1
+                report("games", finished, config.games)
+            games_played += config.games
+            recent = range(max(0, iteration + 1 - config.window), iteration + 1)
+            parts = [g for i in recent for g in _load_iteration(folder, i)]
+            data = {k: np.concatenate([p[k] for p in parts]) for k in _FIELDS}
+            losses = learner.train(data, config, rng)
+            trained = {
+                "iterations": iteration + 1,
+                "games": games_played,
+                "positions": len(data["obs"]),
+                "simulations": config.simulations,
+                "losses": losses,
+            }
+            net = learner.export(game, config, **trained)
+            learner.save(model_path, {"iteration": iteration + 1, "games": games_played})
+            net.save(out)
+            report("iterations", iteration + 1, config.iterations)
     if net is None:
         net = PolicyValueNet.load(out, game)
     return net
