@@ -256,13 +256,25 @@ function refusal(msg) {
   }
 }
 
+// A question or menu gives the keyboard back to what opened it when it closes, as any
+// modal dialog does (or to the board, when a new view took that away).
+let opener = null;
+function closeDialog(box) {
+  if (box.hidden) return;
+  box.hidden = true;
+  if (!box.contains(document.activeElement) && document.activeElement !== document.body) return;
+  if (opener && opener.isConnected && !opener.disabled) opener.focus();
+  else keepFocus();
+}
+
 function ask(question, what, yes) {
   const box = $("confirm");
   const c = conns.get(shown);
+  if (!$("menu").contains(document.activeElement)) opener = document.activeElement;
   $("confirm-text").replaceChildren(withNames(question + (what ? " (" + what + ")" : ""), c && c.view));
   $("confirm-yes").textContent = t("Play this move");
   $("confirm-no").textContent = t("Cancel");
-  const close = () => { box.hidden = true; };
+  const close = () => closeDialog(box);
   $("confirm-yes").onclick = () => { close(); yes(); };
   $("confirm-no").onclick = close;
   box.hidden = false;
@@ -271,10 +283,11 @@ function ask(question, what, yes) {
 
 function menu(c, actions, label) {
   const box = $("menu");
+  opener = document.activeElement;
   $("menu-h").textContent = label || t("Which move?");
-  $("menu-items").replaceChildren(...actions.map((a) => moveButton(c, entryOf(c.view, a) || { action: a }, () => { box.hidden = true; play(c, a); })));
+  $("menu-items").replaceChildren(...actions.map((a) => moveButton(c, entryOf(c.view, a) || { action: a }, () => { closeDialog(box); play(c, a); })));
   $("menu-cancel").textContent = t("Cancel");
-  $("menu-cancel").onclick = () => { box.hidden = true; };
+  $("menu-cancel").onclick = () => closeDialog(box);
   box.hidden = false;
   box.querySelector("button").focus();
 }
@@ -375,6 +388,10 @@ $("board").addEventListener("click", (e) => {
 $("board").addEventListener("keydown", (e) => {
   const spot = e.target.closest && e.target.closest(".spot");
   if (spot && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); activate(spot); }
+  else if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End"].includes(e.key) && !e.altKey && !e.ctrlKey && !e.metaKey) {
+    e.preventDefault();
+    walkBoard(spot, e.key);
+  }
 });
 // What a spot's title tells a mouse, a tap or the keyboard's focus tells too.
 function detail(spot) {
@@ -388,6 +405,58 @@ function detail(spot) {
 }
 $("board").addEventListener("focusin", (e) => detail(e.target.closest && e.target.closest(".spot")));
 $("board").addEventListener("pointerover", (e) => detail(e.target.closest && e.target.closest(".spot")));
+
+// --- the keyboard -------------------------------------------------------------------------
+// Where the keyboard was at the table: a board spot (by id or pick), a move (by action),
+// or the board. A view's morph or a move's disabled button can take the focused element
+// away; the keyboard then comes back to the same thing, or to the board, never to the
+// page's start. Only after keys: a mouse's clicks leave the focus where they put it.
+let usingKeys = false;
+let focusWas = null;
+document.addEventListener("keydown", () => { usingKeys = true; }, true);
+document.addEventListener("pointerdown", () => { usingKeys = false; }, true);
+root.addEventListener("focusin", (e) => {
+  const el = e.target;
+  const spot = el.closest && el.closest(".spot");
+  if (spot && $("board").contains(spot)) focusWas = { id: spot.id || null, pick: spot.dataset.pick ?? null };
+  else if (el === $("board")) focusWas = { board: true };
+  else if ($("moves").contains(el) || $("moves-box").contains(el)) focusWas = { action: el.dataset.action || null, id: el.id || null };
+});
+
+function keepFocus() {
+  if (!usingKeys || !focusWas) return;
+  const now = document.activeElement;
+  if (now && now !== document.body && now.isConnected && !now.closest("[hidden]")) return;
+  if (!$("menu").hidden || !$("confirm").hidden || !$("curtain").hidden) return;
+  // The same thing if it is still there and takes the focus (a spot without moves now
+  // keeps its id but is no spot), else the board, where the next Tab starts.
+  const same = [
+    focusWas.id ? document.getElementById(focusWas.id) : null,
+    focusWas.pick !== null && focusWas.pick !== undefined ? pickSpot(focusWas.pick) : null,
+    focusWas.action ? [...$("moves").querySelectorAll("button:not([disabled])")].find((b) => b.dataset.action === focusWas.action) : null,
+  ];
+  for (const to of same) {
+    if (!to || to.tabIndex < 0 || to.disabled || to.closest("[hidden]")) continue;
+    to.focus();
+    if (document.activeElement === to) return;
+  }
+  $("board").focus({ preventScroll: true });
+}
+
+// Arrow keys walk the board's spots (Home and End to either end): with a thing picked,
+// only it and the places it may go, so a few presses reach any of them.
+function walkBoard(from, key) {
+  const all = [...$("board").querySelectorAll(".spot")];
+  const live = picked !== null ? all.filter((s) => s.classList.contains("picked") || s.classList.contains("target")) : all;
+  const list = live.length ? live : all;
+  if (!list.length) return;
+  let i = list.indexOf(from);
+  if (key === "Home") i = 0;
+  else if (key === "End") i = list.length - 1;
+  else if (key === "ArrowRight" || key === "ArrowDown") i = i < 0 ? 0 : (i + 1) % list.length;
+  else i = i < 0 ? list.length - 1 : (i - 1 + list.length) % list.length;
+  list[i].focus();
+}
 
 // --- drawing a view --------------------------------------------------------------------
 function draw(c) {
@@ -415,6 +484,7 @@ function draw(c) {
   drawLog(v, c);
   drawSummary(v, c);
   drawLinks(c);
+  keepFocus();
   $("resign").hidden = c.key === "spectator" || v.terminal || v.status !== "running";
   $("resign").textContent = t("Resign");
   $("resign").onclick = async () => {
@@ -433,6 +503,7 @@ function redrawControls() {
   if (!c || !c.view || curtainFor !== null) return;
   decorate(c);
   drawMoves(c);
+  keepFocus();
 }
 
 // The moves beside the board: those without a place on it, and those of the picked
@@ -455,7 +526,7 @@ function drawMoves(c) {
   $("moves-h").textContent = heading;
   $("moves-h").classList.toggle("hint", placed.size > 0 && !rest.length && !sel);
   const controls = moveControls(c, rest);
-  if (sel) controls.unshift(el("button", { class: "unpick", onclick: () => { picked = null; decorate(c); drawMoves(c); } }, t("Put it back")));
+  if (sel) controls.unshift(el("button", { class: "unpick", onclick: () => { picked = null; decorate(c); drawMoves(c); if (usingKeys) sel.focus(); } }, t("Put it back")));
   // A view that changes nothing of the moves (a player connects) must not take the
   // keyboard's place away: the control that had the focus gets it back.
   const had = document.activeElement;
@@ -712,8 +783,8 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   if (e.key !== "Escape") return;
-  if (!$("confirm").hidden) { $("confirm").hidden = true; return; }
-  if (!$("menu").hidden) { $("menu").hidden = true; return; }
+  if (!$("confirm").hidden) { closeDialog($("confirm")); return; }
+  if (!$("menu").hidden) { closeDialog($("menu")); return; }
   if (picked !== null) { picked = null; redrawControls(); }
 });
 
