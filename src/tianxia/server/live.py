@@ -207,9 +207,9 @@ class LiveGame:
         self.chat: list[dict[str, Any]] = []
         # The game that follows this one when its players asked for a rematch.
         self.rematch: str | None = None
-        # Each rated seat's rating before and after this game, once it is rated (kept in
-        # memory: the end-of-game summary shows it; a restart forgets it).
-        self.rating_changes: list[dict[str, Any]] | None = None
+        # Each rated seat's rating before and after this game, once it is rated (kept
+        # with the game's row, so the end-of-game summary shows it after a restart).
+        self.rating_changes: list[dict[str, Any]] | None = _changes_of(row)
         self.bot_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
         # When the seat now to move was given the move (wall clock, for the move clock).
@@ -342,16 +342,17 @@ class LiveGame:
         }
 
     def seat_list(self) -> list[dict[str, Any]]:
+        names = seat_names(self.seats)
         return [
             {
                 "seat": s["seat"],
-                "name": seat_name(s["seat"]) if s["name"] is None else s["name"],
+                "name": names[i],
                 "kind": s["kind"],
                 "strength": s["strength"],
                 "resigned": bool(s["resigned"]),
                 "bot_playing": s["seat"] in self.takeover,
             }
-            for s in self.seats
+            for i, s in enumerate(self.seats)
         ]
 
     def view_message(self, conn: Connection) -> dict[str, Any]:
@@ -641,18 +642,19 @@ class LiveGame:
         st = self.hub.storage
         try:
             changes = await st.run(st.store.rate, self.row["game"], ranked)
-            await st.run(st.store.mark_rated, self.id)
         except ImportError:
             log.warning("openskill is not installed: game %s is not rated", self.id)
             return
         identities = [
             f"bot:{s['strength']}" if s["kind"] == "bot" else s["player"] for s in self.seats
         ]
-        self.rating_changes = [
+        rating_changes = [
             {"seat": seat, "before": changes[who][0], "after": changes[who][1]}
             for seat, who in enumerate(identities)
             if who in changes
         ]
+        await st.run(st.store.mark_rated, self.id, rating_changes)
+        self.rating_changes = rating_changes
 
     async def undo(self, conn: Connection, msg: P.Undo) -> dict[str, Any]:
         t = self.table
@@ -799,6 +801,25 @@ class LiveGame:
             self.table.bots.pop(seat, None)
 
 
+def seat_names(seats: list[dict[str, Any]]) -> list[str]:
+    """Every seat's one name, distinct within the game: a person's as given, an empty
+    seat's "P1".., a bot's by its strength ("bot (easy)"), with a letter in seat order
+    where one strength holds several seats ("bot A (easy)", "bot B (easy)"), so two
+    bots of one strength read as two players. (Their rating stays the strength's.)"""
+    bots = [s["strength"] for s in seats if s["kind"] == "bot"]
+    letters: dict[str, int] = {}
+    out = []
+    for s in seats:
+        if s["kind"] == "bot" and s["name"] == f"bot ({s['strength']})":
+            strength = str(s["strength"])
+            if bots.count(strength) > 1:
+                k = letters[strength] = letters.get(strength, -1) + 1
+                out.append(f"bot {chr(ord('A') + k)} ({strength})")
+                continue
+        out.append(seat_name(s["seat"]) if s["name"] is None else str(s["name"]))
+    return out
+
+
 def row_summary(hub: Hub, row: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
     """`LiveGame.summary` of a game not in memory, from its row and seats alone.
 
@@ -828,17 +849,26 @@ def row_summary(hub: Hub, row: dict[str, Any], seats: list[dict[str, Any]]) -> d
         "seats": [
             {
                 "seat": s["seat"],
-                "name": seat_name(s["seat"]) if s["name"] is None else s["name"],
+                "name": name,
                 "kind": s["kind"],
                 "strength": s["strength"],
                 "resigned": bool(s["resigned"]),
                 "bot_playing": False,  # a bot stands in only while the game is in memory
             }
-            for s in seats
+            for s, name in zip(seats, seat_names(seats), strict=True)
         ],
         "scores": json.loads(row["scores"]),
-        "rating_changes": None,
+        "rating_changes": _changes_of(row),
     }
+
+
+def _changes_of(row: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The rating changes kept with a game's row (None: not rated, or not kept)."""
+    text = row.get("rating_changes")
+    if not text:
+        return None
+    changes: list[dict[str, Any]] = json.loads(text)
+    return changes
 
 
 def _think(bot: Any, state: State) -> tuple[State, Any, str]:

@@ -51,6 +51,8 @@ games = sa.Table(
     sa.Column("seq", sa.Integer, nullable=True),
     sa.Column("to_move", sa.Integer, nullable=True),
     sa.Column("scores", sa.Text, nullable=True),
+    # Each rated seat's rating before and after the game (JSON), once it is rated.
+    sa.Column("rating_changes", sa.Text, nullable=True),
 )
 sa.Index("ix_games_creator_status", games.c.creator, games.c.status)
 sa.Index("ix_games_status_created", games.c.status, games.c.created)
@@ -659,9 +661,14 @@ class Store:
                     )
         return changes
 
-    def mark_rated(self, game_id: str) -> None:
+    def mark_rated(self, game_id: str, changes: list[dict[str, Any]] | None = None) -> None:
+        """The game is rated; `changes` (each seat's rating before and after it) are
+        kept with it for its summary."""
+        values: dict[str, Any] = {"rated": True}
+        if changes is not None:
+            values["rating_changes"] = json.dumps(changes)
         with self.write() as c:
-            c.execute(games.update().where(games.c.id == game_id).values(rated=True))
+            c.execute(games.update().where(games.c.id == game_id).values(**values))
 
     def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
         """The best `limit` ratings of a title, best first (rating = mu - 3 sigma)."""

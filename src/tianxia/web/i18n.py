@@ -176,17 +176,22 @@ def script_strings(folder: Path = STATIC) -> tuple[list[str], list[tuple[str, st
     return single, plural
 
 
-_BOT_NAME = re.compile(r"^bot \((\w+)\)$")
+_BOT_NAME = re.compile(r"^bot(?: ([A-Z]))? \((\w+)\)$")
 
 
 def seat_label(name: str, lang: str) -> str:
-    """A seat's name as `lang` shows it: a bot's ("bot (easy)") translated, a person's
-    as chosen."""
+    """A seat's name as `lang` shows it: a bot's ("bot (easy)", or "bot B (easy)" where
+    one strength holds several seats) translated, a person's as chosen."""
     m = _BOT_NAME.match(name)
     if m is None or lang == "en":
         return name
     gettext = gettext_for(lang)
-    return gettext(N_("bot ({strength})")).format(strength=gettext(m.group(1)))
+    strength = gettext(m.group(2))
+    if m.group(1):
+        return gettext(N_("bot {letter} ({strength})")).format(
+            letter=m.group(1), strength=strength
+        )
+    return gettext(N_("bot ({strength})")).format(strength=strength)
 
 
 def js_strings(lang: str) -> dict[str, str | list[str]]:

@@ -293,6 +293,8 @@ def for_the_table(
         out["board"] = drawn.svg
     if table.state.is_terminal():
         out["summary"] = summary(table.state, envelope, gettext)
+        # Each rated seat's rating before and after the game (kept with the game).
+        out["summary"]["ratings"] = live.rating_changes
         out["rematch"] = live.rematch
     return out
 

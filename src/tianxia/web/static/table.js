@@ -709,14 +709,18 @@ function drawSummary(v, c) {
   $("summary-h").textContent = t("Game over");
   const sum = v.summary || { ranks: v.scores.map((s) => 1 + v.scores.filter((x) => x > s).length), scores: v.scores, parts: null };
   const partNames = sum.parts ? [...new Set(sum.parts.flatMap((p) => Object.keys(p)))] : [];
+  // A rated game: each seat's rating before and after it, as lichess shows it.
+  const ratings = new Map((sum.ratings || []).map((r) => [r.seat, r]));
   const head = el("tr", {}, el("th", { text: t("Rank") }), el("th", { text: t("Player") }), el("th", { text: t("Score") }),
-    ...partNames.map((k) => el("th", { text: (sum.labels || {})[k] || k })));
+    ...partNames.map((k) => el("th", { text: (sum.labels || {})[k] || k })),
+    ...(ratings.size ? [el("th", { text: t("Rating") })] : []));
   const order = sum.scores.map((_, i) => i).sort((a, b) => sum.ranks[a] - sum.ranks[b]);
   const rows = order.map((i) => el("tr", { class: sum.ranks[i] === 1 ? "winner" : "" },
     el("td", { text: sum.ranks[i] === 1 ? t("Winner") : String(sum.ranks[i]) }),
     el("th", {}, swatch(i), " " + seatName(v, i)),
     el("td", { class: "num", text: String(sum.scores[i] ?? "") }),
-    ...partNames.map((k) => el("td", { class: "num", text: String((sum.parts[i] || {})[k] ?? "") }))));
+    ...partNames.map((k) => el("td", { class: "num", text: String((sum.parts[i] || {})[k] ?? "") })),
+    ...(ratings.size ? [ratingCell(ratings.get(i))] : [])));
   $("scores").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
   const actions = [];
   if (c.secret) {
@@ -726,6 +730,19 @@ function drawSummary(v, c) {
   actions.push(el("a", { class: "button", href: `/games/${gameId}/replay`, text: t("Replay") }));
   actions.push(el("a", { class: "button", href: "/", text: t("Back to the lobby") }));
   $("summary-actions").replaceChildren(...actions);
+}
+
+function ratingCell(r) {
+  if (!r) return el("td", { class: "num" });
+  const lang = window.LANG || document.documentElement.lang || "en";
+  const num = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const signed = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "exceptZero" });
+  const delta = r.after - r.before;
+  const td = el("td", { class: "num rating " + (delta > 0 ? "up" : delta < 0 ? "down" : "same") },
+    t("{before} → {after} ({delta})", { before: num.format(r.before), after: num.format(r.after), delta: signed.format(delta) }));
+  td.dataset.before = String(r.before);
+  td.dataset.after = String(r.after);
+  return td;
 }
 
 // Same title, options and seats: this browser takes again the seats it held.
