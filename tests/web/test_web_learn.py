@@ -20,18 +20,81 @@ LANGS = ("en", "nl", "de")
 SCREENSHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
 
 
+def _actions(
+    page: Page, selector: str, attribute: str = "data-actions"
+) -> list[tuple[int, list[str]]]:
+    spots = page.locator(selector)
+    return [
+        (i, json.loads(spots.nth(i).get_attribute(attribute) or "[]")) for i in range(spots.count())
+    ]
+
+
+def _choose(page: Page, move: str) -> None:
+    """Answers the question a place asks when several moves go there."""
+    menu = page.locator(f'#menu:not([hidden]) button[data-action="{move}"]')
+    if menu.count():
+        menu.click()
+
+
 def _click_wrong(page: Page, wrong: str) -> None:
-    """Plays `wrong` as a player would: its place on the board, else its button."""
-    spots = page.locator("#board .spot:not([data-pick])")
-    for i in range(spots.count()):
-        spot = spots.nth(i)
-        if wrong in json.loads(spot.get_attribute("data-actions") or "[]"):
-            spot.click()
-            menu = page.locator(f'#menu:not([hidden]) button[data-action="{wrong}"]')
-            if menu.count():
-                menu.click()
+    """Plays `wrong` as a player would: its place on the board, or the thing it moves
+    picked and then its place, else its button (or its amount typed)."""
+    places = "#board .spot:not([data-pick])"
+    for i, actions in _actions(page, places):
+        if wrong in actions:
+            page.locator(places).nth(i).click()
+            _choose(page, wrong)
             return
-    page.locator(f'#moves button[data-action="{wrong}"]').click()
+    picks = "#board .spot[data-pick]"
+    for i, actions in _actions(page, picks):
+        if wrong in actions:
+            page.locator(picks).nth(i).click()
+            for j, into in _actions(page, "#board .spot[data-into]", "data-into"):
+                if wrong in into:
+                    page.locator("#board .spot[data-into]").nth(j).click()
+                    _choose(page, wrong)
+                    return
+            for j, here in _actions(page, places):
+                if wrong in here:
+                    page.locator(places).nth(j).click()
+                    _choose(page, wrong)
+                    return
+            break
+    button = page.locator(f'#moves button[data-action="{wrong}"]')
+    if button.count():
+        button.click()
+        return
+    amount = wrong.rsplit(" ", 1)[1]
+    stepper = page.locator("#moves .stepper")
+    for i in range(stepper.count()):
+        if int(amount) in json.loads(stepper.nth(i).get_attribute("data-amounts") or "[]"):
+            stepper.nth(i).locator("input.amount").fill(amount)
+            stepper.nth(i).locator(f'button.move[data-action="{wrong}"]').click()
+            return
+    raise AssertionError(f"no way to play {wrong!r} on the page")
+
+
+def _play_expected(page: Page, step: int) -> None:
+    """Plays the lesson's next move by pressing what carries `data-lesson-expected`: a
+    place, a thing to pick and then its place, a question's answer or a button."""
+    board = page.locator("#board")
+    for _ in range(3):
+        menu = page.locator("#menu:not([hidden]) [data-lesson-expected]")
+        if menu.count():
+            menu.first.click()
+            break
+        target = page.locator("[data-lesson-expected]").first
+        expect(target).to_be_visible()
+        picks = target.evaluate(
+            "e => e.matches('.spot[data-pick]') && !document.querySelector('#board .spot.picked')"
+        )
+        target.click()
+        if picks:
+            continue
+        if page.locator("#menu:not([hidden]) [data-lesson-expected]").count():
+            continue
+        break
+    expect(board).to_have_attribute("data-played", str(step + 1))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -58,13 +121,8 @@ def test_every_lesson_is_played_through_by_clicking(
         expect(hint).to_contain_text(lesson.text("hint", lang))
         expect(hint).to_contain_text(lesson.rules[0])
         expect(page.locator("[data-lesson-done]")).to_have_count(0)
-        for _ in lesson.expected:
-            target = page.locator("[data-lesson-expected]").first
-            expect(target).to_be_visible()
-            target.click()
-            menu = page.locator("#menu:not([hidden]) [data-lesson-expected]")
-            if menu.count():
-                menu.first.click()
+        for step in range(len(lesson.expected)):
+            _play_expected(page, step)
             expect(page.locator("[data-lesson-hint]")).to_have_count(0)
         done = page.locator("[data-lesson-done]")
         expect(done).to_contain_text(lesson.text("result", lang))
@@ -154,3 +212,30 @@ def test_the_served_rules_leave_out_tests_and_code_names() -> None:
     assert "test_" not in out and "IllegalActionError" not in out and "Notation" not in out
     assert "Play a card." in out and "Cards are dealt." in out
     assert '<li id="ZZ-1.1"><strong>ZZ-1.1 One.</strong>' in out
+
+
+def test_a_bid_is_typed_in_the_amount_field_as_at_the_table(site: Server, page: Page) -> None:
+    lesson = lessons.find("mandarin", "auction")
+    assert lesson is not None and lesson.expected == ("bid 300",)
+    page.goto(f"{site.base}/learn/mandarin?lang=en#auction")
+    stepper = page.locator("#moves .stepper")
+    expect(stepper).to_have_count(1)
+    amount = stepper.locator("input.amount")
+    go = stepper.locator("button.move")
+    # The field starts at the amount the task names, and its button is the lesson's move.
+    expect(amount).to_have_value("300")
+    expect(go).to_have_attribute("data-lesson-expected", "bid 300")
+    # Not a legal amount: nothing to press, and the field says so.
+    amount.fill("250")
+    expect(go).to_be_disabled()
+    expect(amount).to_have_attribute("aria-invalid", "true")
+    # Another legal amount is played and answered with the hint, not the lesson's result.
+    stepper.locator('button.nudge[aria-label="Less"]').click()
+    expect(amount).to_have_value("200")
+    expect(go).not_to_have_attribute("data-lesson-expected", "bid 300")
+    go.click()
+    expect(page.locator("[data-lesson-hint]")).to_contain_text(lesson.text("hint", "en"))
+    expect(page.locator("#board")).to_have_attribute("data-played", "0")
+    page.locator("#moves .stepper input.amount").fill("300")
+    page.locator("#moves .stepper button.move[data-lesson-expected]").click()
+    expect(page.locator("[data-lesson-done]")).to_contain_text(lesson.text("result", "en"))

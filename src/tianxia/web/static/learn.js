@@ -82,16 +82,14 @@ function draw(v) {
   $("menu").hidden = true;
   $("board").innerHTML = v.board;
   $("board").dataset.lesson = current.id;
-  const expected = new Set(v.expected || []);
-  // The element of the move the lesson asks for: a place on the board that takes it, or
-  // its button when it has none.
-  for (const spot of $("board").querySelectorAll(".spot:not([data-pick])")) {
-    const hit = spotActions(spot).find((a) => expected.has(a));
-    if (hit) spot.setAttribute("data-lesson-expected", hit);
-  }
+  $("board").dataset.played = String(v.played.length);
   decorate();
   drawMoves();
   if (v.outcome === "done") finish(v);
+}
+
+function intoActions(spot) {
+  try { return JSON.parse(spot.dataset.into || "[]"); } catch { return []; }
 }
 
 function decorate() {
@@ -103,12 +101,47 @@ function decorate() {
       spot.setAttribute("aria-pressed", spot === sel ? "true" : "false");
       spot.classList.toggle("picked", spot === sel);
       spot.classList.add("pickable");
+      // A picked thing's moves may go to another thing one could pick (a province units
+      // move into): that one is its target too.
+      spot.classList.toggle("target", !!sel && spot !== sel && intoActions(spot).some((a) => mine.has(a)));
     } else {
       spot.classList.toggle("target", !!sel && spotActions(spot).some((a) => mine.has(a)));
     }
     spot.classList.toggle("busy", busy);
   }
   $("board").classList.toggle("choosing", !!sel);
+  markExpected(sel);
+}
+
+// The element to press next for the move the lesson asks for: the place on the board
+// that takes it; when it is played by picking first, the thing to pick, then its place;
+// its button when it has no place (moveButton marks those).
+function markExpected(sel) {
+  const board = $("board");
+  for (const s of board.querySelectorAll("[data-lesson-expected]")) s.removeAttribute("data-lesson-expected");
+  const expected = new Set((view && view.expected) || []);
+  if (!expected.size) return;
+  const mark = (spot, actions) => {
+    const hit = actions.find((a) => expected.has(a));
+    if (hit) spot.setAttribute("data-lesson-expected", hit);
+    return !!hit;
+  };
+  const mine = sel ? spotActions(sel).filter((a) => expected.has(a)) : [];
+  if (mine.length) {
+    // The right thing is picked: its place (or, with none, its button, which moveButton
+    // marks).
+    const held = new Set(mine);
+    for (const spot of board.querySelectorAll(".spot")) {
+      if (spot === sel) continue;
+      const here = spot.dataset.pick !== undefined ? intoActions(spot) : spotActions(spot);
+      mark(spot, here.filter((a) => held.has(a)));
+    }
+    return;
+  }
+  let direct = false;
+  for (const spot of board.querySelectorAll(".spot:not([data-pick])")) direct = mark(spot, spotActions(spot)) || direct;
+  if (direct) return;
+  for (const spot of board.querySelectorAll(".spot[data-pick]")) mark(spot, spotActions(spot));
 }
 
 function moveButton(action, onclick) {
@@ -127,18 +160,92 @@ function drawMoves() {
   if (sel) {
     const onTargets = new Set();
     for (const spot of $("board").querySelectorAll(".spot:not([data-pick])")) for (const a of spotActions(spot)) onTargets.add(a);
+    for (const spot of $("board").querySelectorAll(".spot[data-into]")) for (const a of intoActions(spot)) onTargets.add(a);
     const own = spotActions(sel).filter((a) => !onTargets.has(a));
     rest = [...own, ...rest.filter((a) => !own.includes(a))];
     $("moves-h").textContent = t("{what}: choose where it goes on the board, or a move below", { what: sel.getAttribute("aria-label") || "" });
   } else if (v.outcome === "done") $("moves-h").textContent = "";
   else $("moves-h").textContent = rest.length ? t("Other moves") : t("Your moves are on the board: click a marked piece or place");
-  const controls = rest.map((a) => moveButton(a, () => play(a)));
+  const controls = moveControls(rest);
   if (sel) controls.unshift(el("button", { class: "unpick", onclick: () => { picked = null; decorate(); drawMoves(); } }, t("Put it back")));
   $("moves").replaceChildren(...controls);
 }
 
+// A number at the end of a move ("bid 400", "advance 3"): many of one kind become one
+// number field with the legal amounts, as at the table.
+const AMOUNT = /^(.*\S)\s+([+-]?\d+)$/;
+const MANY = 8;
+
+function moveControls(moves) {
+  const groups = new Map();
+  for (const a of moves) {
+    const m = AMOUNT.exec(a);
+    const key = m ? "#" + m[1] : "=" + a;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(a);
+  }
+  const out = [];
+  for (const [key, list] of groups) {
+    if (key.startsWith("#") && list.length > MANY) out.push(stepper(key.slice(1), list));
+    else for (const a of list) out.push(moveButton(a, () => play(a)));
+  }
+  return out;
+}
+
+function stepper(head, list) {
+  const amountOf = (a) => Number(AMOUNT.exec(a)[2]);
+  const amounts = list.map(amountOf).sort((a, b) => a - b);
+  const byAmount = new Map(list.map((a) => [amountOf(a), a]));
+  const steps = amounts.slice(1).map((a, i) => a - amounts[i]);
+  const step = steps.length ? steps.reduce((g, d) => { let a = g, b = d; while (b) [a, b] = [b, a % b]; return a; }) : 1;
+  // The task names the amount it asks for: the field starts there, so the lesson's move
+  // is one press away, as its other moves are one click.
+  const asked = list.find((a) => (view.expected || []).includes(a));
+  const start = asked ? amountOf(asked) : amounts[0];
+  const id = "amount-" + head.replace(/\W+/g, "-");
+  const input = el("input", { type: "number", id, class: "amount", min: amounts[0], max: amounts[amounts.length - 1], step, value: start, inputmode: "numeric" });
+  const label = el("label", { for: id, text: t("Amount ({min} to {max})", { min: amounts[0], max: amounts[amounts.length - 1] }) });
+  const words = el("span", { class: "amount-words", "aria-live": "polite" });
+  const go = el("button", { class: "move" });
+  const current = () => byAmount.get(Number(input.value));
+  const update = () => {
+    const a = current();
+    input.setAttribute("aria-invalid", a ? "false" : "true");
+    go.disabled = !a || busy;
+    words.textContent = a ? "" : t("Not an amount you may choose");
+    go.textContent = a ? wordsOf(a) : head;
+    go.dataset.action = a || "";
+    go.toggleAttribute("data-lesson-expected", false);
+    if (a && (view.expected || []).includes(a)) go.setAttribute("data-lesson-expected", a);
+  };
+  const nudge = (dir) => {
+    const v = Number(input.value);
+    const next = dir > 0 ? amounts.find((a) => a > v) : [...amounts].reverse().find((a) => a < v);
+    if (next !== undefined) { input.value = next; update(); }
+  };
+  input.addEventListener("input", update);
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); if (current()) play(current()); } });
+  go.addEventListener("click", () => { const a = current(); if (a) play(a); });
+  update();
+  return el("span", { class: "move-group stepper", "data-amounts": JSON.stringify(amounts) },
+    label,
+    el("button", { class: "nudge", "aria-label": t("Less"), onclick: () => nudge(-1) }, "−"),
+    input,
+    el("button", { class: "nudge", "aria-label": t("More"), onclick: () => nudge(1) }, "+"),
+    go, words);
+}
+
 function activate(spot) {
   if (!view || busy || view.outcome === "done") return;
+  const held = pickSpot(picked);
+  const mineHeld = new Set(held ? spotActions(held) : []);
+  const arriving = held && held !== spot ? intoActions(spot).filter((a) => mineHeld.has(a)) : [];
+  if (arriving.length) {
+    // Another thing is picked and its moves go here: this is its place, not a new pick.
+    if (arriving.length === 1) play(arriving[0]);
+    else menu(arriving, spot.getAttribute("aria-label"));
+    return;
+  }
   if (spot.dataset.pick !== undefined) {
     picked = picked === spot.dataset.pick ? null : spot.dataset.pick;
     decorate();
