@@ -83,6 +83,10 @@ def test_the_summary_shows_each_seats_rating_change_and_keeps_it_after_a_restart
     assert set(rows) == {"Anna", *bots}
     for seat, name in enumerate(["Anna", *bots]):
         assert rows[name] == _expected(by_seat[seat], ","), (name, rows[name])
+    # The lobby's list of games names the two bots apart as well.
+    page.goto(f"{site.base}/?lang=de")
+    listed = page.locator(".seats-text", has_text="Anna").first
+    expect(listed).to_contain_text(", ".join(bots))
 
 
 def test_an_unrated_game_has_no_rating_column(site: Server, page: Page) -> None:

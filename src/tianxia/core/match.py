@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from tianxia.core.actions import Action
 from tianxia.core.constants import CHANCE
@@ -20,6 +21,96 @@ from tianxia.core.game import sample_chance as sample_chance
 SAVE_FORMAT = 2
 _S = TypeVar("_S", bound=State)
 
+# What a match in memory keeps of its past: a state every CHECKPOINT_EVERY actions and the
+# last RECENT_STATES (what undo takes back to); any other is rebuilt from the checkpoint
+# before it, at most CHECKPOINT_EVERY - 1 actions replayed. A finished 4-seat Mandarin game
+# (3,700 actions) kept every state: 5 MB; see benchmarks/server/RESULTS.md.
+CHECKPOINT_EVERY = 64
+RECENT_STATES = 16
+
+
+class History(Sequence[State]):
+    """The states a match went through: `history[0]` the initial one, `history[-1]` the
+    current one, `history[i + 1]` the state after `log[i]`.
+
+    It keeps only a state every `CHECKPOINT_EVERY` actions and the last `RECENT_STATES`;
+    any other state is rebuilt by replaying the log from the checkpoint before it, and
+    the last one rebuilt is kept, so that reading the states in order costs one action
+    each. A rebuilt state equals the one the match went through (the log determines
+    it), but is not the same object.
+    """
+
+    __slots__ = ("_cursor", "_cursor_at", "_length", "_log", "_marks", "_recent")
+
+    def __init__(self, initial: State, log: list[Action]) -> None:
+        self._log = log
+        self._marks: list[State] = [initial]
+        self._recent: list[State] = [initial]
+        self._length = 1
+        self._cursor: State | None = None
+        self._cursor_at = -1
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> State: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[State]: ...
+    def __getitem__(self, index: int | slice) -> State | list[State]:
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(self._length))]
+        i = index + self._length if index < 0 else index
+        if not 0 <= i < self._length:
+            raise IndexError(f"no state {index} in a history of {self._length}")
+        return self._at(i)
+
+    def __iter__(self) -> Iterator[State]:
+        for i in range(self._length):
+            yield self._at(i)
+
+    def _at(self, i: int) -> State:
+        first_recent = self._length - len(self._recent)
+        if i >= first_recent:
+            return self._recent[i - first_recent]
+        if i == self._cursor_at and self._cursor is not None:
+            return self._cursor
+        k, rest = divmod(i, CHECKPOINT_EVERY)
+        if rest == 0:
+            return self._marks[k]
+        start, state = k * CHECKPOINT_EVERY, self._marks[k]
+        if self._cursor is not None and start < self._cursor_at < i:
+            start, state = self._cursor_at, self._cursor
+        log = self._log
+        for j in range(start, i):
+            state = state.apply_unchecked(log[j])
+        self._cursor, self._cursor_at = state, i
+        return state
+
+    def append(self, state: State) -> None:
+        """Record the state after the log's newest action."""
+        if self._length % CHECKPOINT_EVERY == 0:
+            self._marks.append(state)
+        self._recent.append(state)
+        if len(self._recent) > RECENT_STATES:
+            del self._recent[0]
+        self._length += 1
+
+    def pop(self) -> State:
+        """Forget the current state (the log's newest action is being taken back); the
+        state before it is `self[-1]` again, rebuilt when it was no longer kept."""
+        if self._length < 2:
+            raise IndexError("the initial state is never taken back")
+        gone = self._recent.pop()
+        self._length -= 1
+        if self._length % CHECKPOINT_EVERY == 0:
+            self._marks.pop()
+        if self._cursor_at >= self._length:
+            self._cursor, self._cursor_at = None, -1
+        if not self._recent:
+            self._recent.append(self._at(self._length - 1))
+        return gone
+
 
 class Match:
     """One game in progress.
@@ -32,7 +123,8 @@ class Match:
     Attributes:
         state: the current state.
         log: every action applied so far, chance outcomes included.
-        history: the states, `history[0]` the initial one, `history[-1] is state`.
+        history: the states, `history[0]` the initial one, `history[-1] is state`
+            (a `History`: the older states are rebuilt from the log when read).
     """
 
     def __init__(self, game: Game, seed: int = 0) -> None:
@@ -41,8 +133,13 @@ class Match:
         self.rng = random.Random(seed)
         self.state: State = game.new_initial_state()
         self.log: list[Action] = []
-        self.history: list[State] = [self.state]
+        self.history = History(self.state, self.log)
         self._events: list[Event] = []
+        # Who decided each action, and a number naming each action as applied (another
+        # action applied at the same index after an undo gets another number).
+        self._movers = array("b")
+        self._stamps = array("q")
+        self._applied = 0
 
     @property
     def seq(self) -> int:
@@ -53,6 +150,9 @@ class Match:
         """Apply `action` (or its notation or id) for whoever is to act; returns the new state."""
         a = self.state.check(self.state.to_action(action))
         new = self.state.apply_unchecked(a)
+        self._movers.append(self.state.current_player())
+        self._applied += 1
+        self._stamps.append(self._applied)
         self.log.append(a)
         self.history.append(new)
         self.state.forget_legal()
@@ -72,14 +172,24 @@ class Match:
         """Take back the last action; returns it. The chance stream is not rewound."""
         if not self.log:
             raise ValueError("nothing to undo")
+        del self._events[len(self.log) - 1 :]
+        self._movers.pop()
+        self._stamps.pop()
+        # The log still holds the action while the history may rebuild the state before it.
         self.history.pop()
         self.state = self.history[-1]
-        del self._events[len(self.log) - 1 :]
         return self.log.pop()
 
     def seat_of(self, index: int) -> int:
         """Who took action `log[index]` (`CHANCE` for chance outcomes)."""
-        return self.history[index].current_player()
+        if not -len(self._movers) <= index < len(self._movers):
+            raise IndexError(f"no action {index} in a log of {len(self._movers)}")
+        return self._movers[index]
+
+    def stamp(self, index: int) -> int:
+        """A number naming `log[index]` as it was applied: an action applied at that index
+        after an undo has another, so a record kept beside a step can tell it still holds."""
+        return self._stamps[index]
 
     # --- events: the log as each seat may read it ------------------------------
     def event(self, index: int) -> Event:

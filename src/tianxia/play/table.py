@@ -193,9 +193,9 @@ class Table:
         # seq of the bot's move -> (seat, explanation)
         self.explanations: dict[int, tuple[int, str]] = {}
         # log[i] in words (`event_words`), recorded as the table applies it, beside the
-        # state it led to (the one `match.history` holds), which tells a word recorded
-        # before the match was rolled back from one still true.
-        self._words: list[tuple[State, tuple[str, str]]] = []
+        # action's stamp (`Match.stamp`), which tells a word recorded before the match was
+        # rolled back from one still true.
+        self._words: list[tuple[int, tuple[str, str]]] = []
         self.match.resolve_chance()
 
     # --- who is where -------------------------------------------------------
@@ -332,12 +332,12 @@ class Table:
     def _record(self) -> None:
         m = self.match
         n = min(len(self._words), m.seq)
-        while n and self._words[n - 1][0] is not m.history[n]:
+        while n and self._words[n - 1][0] != m.stamp(n - 1):
             n -= 1
         del self._words[n:]
         while len(self._words) < m.seq:
             i = len(self._words)
-            self._words.append((m.history[i + 1], event_words(m.history[i], m.log[i], m.event(i))))
+            self._words.append((m.stamp(i), event_words(m.history[i], m.log[i], m.event(i))))
 
     def words(self, index: int, viewer: int | None) -> tuple[str, str]:
         """`log[index]` in words as `viewer` may read it: `(subject, sentence)` (see

@@ -216,7 +216,12 @@ const MOST = 50;
 const shown = new Set();
 
 function seatText(s) {
-  if (s.kind === "bot") return `${t("bot")} (${(window.STRENGTHS || {})[s.strength] || s.strength})`;
+  if (s.kind === "bot") {
+    // Two bots of one strength carry a letter ("bot A (easy)"), as at the table.
+    const strength = STRENGTHS[s.strength] || s.strength;
+    const letter = /^bot ([A-Z]) \(/.exec(s.name || "");
+    return letter ? t("bot {letter} ({strength})", { letter: letter[1], strength }) : `${t("bot")} (${strength})`;
+  }
   if (s.kind === "open") return t("open");
   return s.name;
 }
