@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -166,7 +167,7 @@ def test_the_learned_bot_plays_a_whole_game_reproducibly(tmp_path: Path) -> None
         ("sample_moves", -1),
     ],
 )
-def test_bad_options_are_refused(option: str, value: object) -> None:
+def test_bad_options_are_refused(option: str, value: Any) -> None:
     with pytest.raises(ValueError, match=option if option != "path" else "file name"):
         tianxia.bots.make("learned", _greatwall(), 0, **{option: value})
 
@@ -241,6 +242,46 @@ def test_train_command_writes_weights_the_bot_plays(tmp_path: Path) -> None:
     assert "after 1 iterations" in result.output
     game = _greatwall()
     bot = tianxia.bots.make("learned", game, 0, simulations=2, path=str(out))
-    assert bot.net is not None
+    assert isinstance(bot, LearnedBot) and bot.net is not None
     bad = CliRunner().invoke(app, [*args[:-2], "--hidden", "x", "--out", str(out)])
     assert bad.exit_code != 0
+
+
+def test_the_learned_strength_is_offered_only_where_weights_ship(tmp_path: Path) -> None:
+    from tianxia.play.table import STRENGTHS, make_bot, strengths_for
+
+    china = tianxia.load_game("china", players=3)
+    assert not has_weights(china)
+    assert "learned" not in strengths_for(china)
+    assert set(strengths_for(china)) == set(STRENGTHS) - {"learned"}
+    with pytest.raises(ValueError, match="no trained weights ship for China"):
+        make_bot("learned", china, 0, 0)
+    great = _greatwall()
+    assert ("learned" in strengths_for(great)) == has_weights(great)
+    if has_weights(great):
+        bot = make_bot("learned", great, 1, 0)
+        assert isinstance(bot, LearnedBot) and bot.net is not None
+
+
+def test_the_server_refuses_a_learned_seat_where_no_weights_ship(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from tianxia.server.app import create_app
+    from tianxia.web.pages import catalogue
+
+    app = create_app(f"sqlite:///{tmp_path}/db.sqlite")
+    with TestClient(app) as client:
+        seats = ["open", "bot:learned", "open"]
+        refused = client.post("/api/games", json={"game": "china", "players": 3, "seats": seats})
+        assert refused.status_code == 422
+        assert "no learned bot plays China" in refused.json()["detail"]
+        two = client.post(
+            "/api/games", json={"game": "greatwall", "players": 2, "seats": ["open", "bot:learned"]}
+        )
+        assert two.status_code == (201 if has_weights(_greatwall()) else 422)
+    by_name = {g["name"]: g for g in catalogue()}
+    assert "learned" not in by_name["china"]["counts"]["3"]["strengths"]
+    assert ("learned" in by_name["greatwall"]["counts"]["2"]["strengths"]) == has_weights(
+        _greatwall()
+    )

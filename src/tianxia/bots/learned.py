@@ -44,16 +44,25 @@ def weights_path(game: Game) -> Path:
     return WEIGHTS / f"{game.NAME}-{game.players}.npz"
 
 
+_FITS: dict[tuple[str, int], bool] = {}
+
+
 def has_weights(game: Game) -> bool:
     """Whether trained weights ship for `game`'s title, player count and options."""
     path = weights_path(game)
     if not path.exists():
         return False
-    try:
-        PolicyValueNet.load(path, game)
-    except ValueError:
-        return False
-    return True
+    # Asked per lobby page and per seat: the answer is kept while the file is unchanged.
+    key = (json.dumps(game.spec(), sort_keys=True, default=repr), path.stat().st_mtime_ns)
+    found = _FITS.get(key)
+    if found is None:
+        try:
+            PolicyValueNet.load(path, game)
+            found = True
+        except ValueError:
+            found = False
+        _FITS[key] = found
+    return found
 
 
 def header_for(game: Game, hidden: list[int], **extra: Any) -> dict[str, Any]:

@@ -39,7 +39,21 @@ STRENGTHS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("ismcts", {"simulations": 200}),
     "hard": ("ismcts", {"simulations": 1000}),
+    # The search guided by a trained network: offered only where weights ship for the
+    # variant (`strengths_for`).
+    "learned": ("learned", {"simulations": 800}),
 }
+LEARNED = "learned"
+
+
+def strengths_for(game: Game) -> list[str]:
+    """The strengths that play `game`: every one but `learned` where no trained weights
+    ship for its title, player count and options."""
+    try:
+        from tianxia.bots.learned import has_weights
+    except ImportError:  # NumPy absent: no network to run
+        return [s for s in STRENGTHS if s != LEARNED]
+    return [s for s in STRENGTHS if s != LEARNED or has_weights(game)]
 
 
 class Bot(Protocol):
@@ -91,6 +105,11 @@ def make_bot(strength: str, game: Game, seat: int, seed: int) -> Bot:
     """
     if strength not in STRENGTHS:
         raise ValueError(f"no bot strength {strength!r} (strengths: {', '.join(STRENGTHS)})")
+    if strength == LEARNED and strength not in strengths_for(game):
+        raise ValueError(
+            f"no trained weights ship for {game.info.title} at {game.players} players with "
+            f"these options, so no {strength} bot plays it"
+        )
     name, options = STRENGTHS[strength]
     try:
         from tianxia import bots
@@ -392,4 +411,5 @@ __all__ = [
     "Table",
     "event_words",
     "make_bot",
+    "strengths_for",
 ]

@@ -28,7 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 import tianxia
-from tianxia.play.table import STRENGTHS, make_bot
+from tianxia.play.table import STRENGTHS, make_bot, strengths_for
 from tianxia.server import protocol as P
 from tianxia.server.limits import (
     BodyLimit,
@@ -237,6 +237,14 @@ def create_app(
         if len(seats) != game.players:
             raise HTTPException(422, f"{game.players} seats are needed, not {len(seats)}")
         plans = [_seat_plan(s) for s in seats]
+        offered = strengths_for(game)
+        for _, strength in plans:
+            if strength is not None and strength not in offered:
+                raise HTTPException(
+                    422,
+                    f"no {strength} bot plays {game.info.title} at {game.players} players "
+                    f"with these options (strengths here: {', '.join(offered)})",
+                )
         cost = game_cost(plans)
         wait = per_minute.take(creator, cost)
         if wait is not None:

@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 import tianxia
-from tianxia.play.table import STRENGTHS
+from tianxia.play.table import STRENGTHS, strengths_for
 from tianxia.web.i18n import (
     LANG_NAMES,
     LANGS,
@@ -116,6 +116,7 @@ STRENGTH_WORDS = {
     "easy": N_("easy"),
     "medium": N_("medium"),
     "hard": N_("hard"),
+    "learned": N_("strongest"),
 }
 
 
@@ -152,8 +153,11 @@ def catalogue(lang: str = "en") -> list[dict[str, Any]]:
             )
         counts = {}
         for n in range(info.min_players, info.max_players + 1):
-            defaults = tianxia.load_game(name, players=n).options
+            at_n = tianxia.load_game(name, players=n)
+            defaults = at_n.options
             counts[str(n)] = {
+                # The bots that play this count with the default options.
+                "strengths": strengths_for(at_n),
                 "defaults": {o.name: o.choices.index(defaults[o.name]) for o in info.option_specs},
                 "allowed": {
                     o.name: [i for i, c in enumerate(o.choices) if _allowed(name, n, o.name, c)]

@@ -67,7 +67,14 @@ function fillSeats() {
     const label = "P" + (s + 1);
     const sel = el("select", { "data-seat": s, "aria-label": t("Seat {seat}", { seat: label }) });
     sel.append(tpl.content.cloneNode(true));
-    sel.value = before[s] ? before[s].plan : s === 0 ? "me" : "bot:easy";
+    // A strength the server does not offer at this count (the learned bot where no
+    // weights ship) leaves the menu.
+    const offered = (info(fGame.value).counts[fPlayers.value] || {}).strengths;
+    for (const opt of [...sel.options]) {
+      if (offered && opt.value.startsWith("bot:") && !offered.includes(opt.value.slice(4))) opt.remove();
+    }
+    const wanted = before[s] ? before[s].plan : s === 0 ? "me" : "bot:easy";
+    sel.value = [...sel.options].some((o) => o.value === wanted) ? wanted : "bot:easy";
     const name = el("input", {
       "data-name": s, maxlength: 40, autocomplete: s === 0 ? "nickname" : "off",
       placeholder: t("Name"), "aria-label": t("Name of {seat}", { seat: label }),
