@@ -78,10 +78,13 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def entrants(line: str, sims: int, per_search: float | None, extra: str = "") -> tuple[str, str]:
-    """Our entrant and its opponent in `line`; `extra` adds options to ours (`a=1:b=2`)."""
+def entrants(
+    line: str, sims: int, per_search: float | None, extra: str = "", bot: str = "ismcts"
+) -> tuple[str, str]:
+    """Our entrant and its opponent in `line`; `extra` adds options to ours (`a=1:b=2`),
+    `bot` names ours with any options of its own (`learned:path=w.npz`)."""
     more = f":{extra}" if extra else ""
-    ours = f"ismcts:simulations={sims}{more}"
+    ours = f"{bot}:simulations={sims}{more}"
     theirs = f"openspiel-ismcts:simulations={sims}"
     if line == "greedy-random":
         return "greedy", "random"
@@ -94,7 +97,7 @@ def entrants(line: str, sims: int, per_search: float | None, extra: str = "") ->
     # An equal-time line meets the opponent of the line that timed that opponent's search.
     assert per_search is not None and line in TIMED_BY
     _, opponent = entrants(TIMED_BY[line], sims, None)
-    return f"ismcts:time_limit={per_search:.4f}{more}", opponent
+    return f"{bot}:time_limit={per_search:.4f}{more}", opponent
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
         default="",
         metavar="OPTIONS",
         help="options added to our ismcts, e.g. rollout_depth=end (journals kept apart)",
+    )
+    parser.add_argument(
+        "--bot",
+        default="ismcts",
+        metavar="SPEC",
+        help="our entrant in place of ismcts, e.g. learned:path=w.npz (journals kept apart)",
     )
     parser.add_argument("--players", type=int, nargs="*", help="player counts (default: typical)")
     parser.add_argument("--seed", type=int, default=0)
@@ -145,10 +154,15 @@ def main(argv: list[str] | None = None) -> int:
                     if line in TIMED_BY and per_search is None:
                         print(f"{name} {n}p {line}: not run, OpenSpiel's search untimed")
                         continue
-                    bot, opponent = entrants(line, args.simulations, per_search, args.ours)
+                    bot, opponent = entrants(
+                        line, args.simulations, per_search, args.ours, args.bot
+                    )
                     started = time.perf_counter()
                     plan = Tournament(game, [bot, opponent], args.games, seed=args.seed)
                     variant = args.ours.replace(":", "-").replace("=", "-")
+                    if args.bot != "ismcts":
+                        ours = args.bot.replace(":", "-").replace("=", "-").replace("/", "_")
+                        variant = f"{ours}-{variant}" if variant else ours
                     folder = args.runs / "-".join(
                         [
                             f"{name}-{n}p-{line}",

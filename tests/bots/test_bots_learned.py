@@ -285,3 +285,31 @@ def test_the_server_refuses_a_learned_seat_where_no_weights_ship(tmp_path: Path)
     assert ("learned" in by_name["greatwall"]["counts"]["2"]["strengths"]) == has_weights(
         _greatwall()
     )
+
+
+def test_the_benchmark_lines_take_a_learned_entrant() -> None:
+    from scripts import load_benchmark
+
+    lines = load_benchmark("bots/lines.py")
+    ours, _ = lines.entrants("vs-os-hook", 100, None, "", "learned:path=w.npz")
+    assert ours == "learned:path=w.npz:simulations=100"
+    timed, _ = lines.entrants("vs-os-time", 100, 0.25, "hook=1", "learned:path=w.npz")
+    assert timed == "learned:path=w.npz:time_limit=0.2500:hook=1"
+    assert lines.entrants("vs-os-hook", 100, None)[0] == "ismcts:simulations=100"
+
+
+def test_the_learned_benchmark_records_a_line_with_its_interval(tmp_path: Path) -> None:
+    from scripts import load_benchmark
+
+    bench = load_benchmark("bots/learned.py")
+    game = _greatwall()
+    path = PolicyValueNet.initial(game, [8], seed=0).save(tmp_path / "w.npz")
+    args = ["greatwall", "--games", "2", "--seconds", "0.005", "--weights", str(path)]
+    assert bench.main([*args, "--out", str(tmp_path), "--runs", str(tmp_path / "runs")]) == 0
+    report = json.loads((tmp_path / "learned.json").read_text())
+    (row,) = report["runs"][-1]["rows"]
+    assert row["games"] == 2 and row["seat_games"] == 2
+    assert 0 <= row["low"] <= row["win_rate"] <= row["high"] <= 1
+    assert row["bot"].startswith(f"learned:path={path}:time_limit=0.005")
+    assert report["runs"][-1]["machine"] and report["runs"][-1]["date"]
+    assert "| greatwall | 2 | weights |" in (tmp_path / "learned.md").read_text()

@@ -262,7 +262,8 @@ class LearnedBot(Bot):
     Options:
         path: the weights (`.npz`); `auto` (default): the weights shipped for the
             variant, and where none ship, the search with a uniform prior and the
-            evaluation hook's values (what training starts from; `explain` says so).
+            evaluation hook's values (what training starts from; `explain` says so);
+            `none`: that search whatever ships.
         simulations: simulations per decision (default 200 when no time limit is set).
         time_limit: seconds per decision; with both set, whichever ends first.
         exploration: the PUCT constant.
@@ -327,6 +328,8 @@ class LearnedBot(Bot):
             if why is not None:
                 raise ValueError(f"{self.NAME}: the network does not fit {game!r}: {why}")
             self.net: PolicyValueNet | None = net
+        elif path is None or str(path) == "none":  # `none` reads as None in a bot spec
+            self.net = None
         elif not isinstance(path, str | Path):
             raise ValueError(f"{self.NAME}: option path must be a file name, not {path!r}")
         elif str(path) == "auto":
