@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, ViewportSize, expect
 
 from serving import Server
 from web.accessibility import blocking_violations, small_targets
+from web.lessonplay import click_wrong, play_expected
 
 TITLES = ["china", "greatwall", "emperor", "mandarin", "silkroad"]
 
@@ -74,5 +75,39 @@ def test_the_lobby_rules_and_a_replay_have_no_serious_findings(
     found += blocking_violations(page, f"replay ({lang})")
     if size == "phone":
         found += small_targets(page, f"replay ({lang})")
+    page.context.close()
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(("lang", "size"), [("en", "desk"), ("nl", "phone")])
+def test_how_to_play_and_a_lesson_of_every_title_have_no_serious_findings(
+    site: Server, browser: Browser, lang: str, size: str
+) -> None:
+    from tianxia.web import lessons
+
+    page = browser.new_context(viewport=SIZES[size], reduced_motion="reduce").new_page()
+    found: list[str] = []
+    for title in TITLES:
+        page.goto(f"{site.base}/learn/{title}?lang={lang}")
+        expect(page.locator("#lesson-list a").first).to_be_visible()
+        found += blocking_violations(page, f"how to play {title} ({lang})")
+        if size == "phone":
+            found += small_targets(page, f"how to play {title} ({lang})")
+        # A lesson's table as it opens, with its hint shown, and finished.
+        lesson = lessons.lessons(title)[0]
+        page.locator(f'#lesson-list a[data-lesson="{lesson.id}"]').click()
+        expect(page.locator(f'#board[data-lesson="{lesson.id}"] svg')).to_be_visible()
+        found += blocking_violations(page, f"lesson {title}/{lesson.id} ({lang})")
+        if size == "phone":
+            found += small_targets(page, f"lesson {title}/{lesson.id} ({lang})")
+        assert lesson.wrong is not None
+        click_wrong(page, lesson.wrong)
+        expect(page.locator("[data-lesson-hint]")).to_be_visible()
+        found += blocking_violations(page, f"lesson {title}/{lesson.id} hint ({lang})")
+        for step in range(len(lesson.expected)):
+            play_expected(page, step)
+        expect(page.locator("[data-lesson-done]")).to_be_visible()
+        found += blocking_violations(page, f"lesson {title}/{lesson.id} done ({lang})")
     page.context.close()
     assert not found, "\n".join(found)

@@ -4,7 +4,6 @@ kept by the browser; the lobby's "Learn" link; no developer's words on a player'
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -15,86 +14,10 @@ from playwright.sync_api import Page, expect
 
 from serving import Server
 from tianxia.web import lessons
+from web.lessonplay import click_wrong, play_expected
 
 LANGS = ("en", "nl", "de")
 SCREENSHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
-
-
-def _actions(
-    page: Page, selector: str, attribute: str = "data-actions"
-) -> list[tuple[int, list[str]]]:
-    spots = page.locator(selector)
-    return [
-        (i, json.loads(spots.nth(i).get_attribute(attribute) or "[]")) for i in range(spots.count())
-    ]
-
-
-def _choose(page: Page, move: str) -> None:
-    """Answers the question a place asks when several moves go there."""
-    menu = page.locator(f'#menu:not([hidden]) button[data-action="{move}"]')
-    if menu.count():
-        menu.click()
-
-
-def _click_wrong(page: Page, wrong: str) -> None:
-    """Plays `wrong` as a player would: its place on the board, or the thing it moves
-    picked and then its place, else its button (or its amount typed)."""
-    places = "#board .spot:not([data-pick])"
-    for i, actions in _actions(page, places):
-        if wrong in actions:
-            page.locator(places).nth(i).click()
-            _choose(page, wrong)
-            return
-    picks = "#board .spot[data-pick]"
-    for i, actions in _actions(page, picks):
-        if wrong in actions:
-            page.locator(picks).nth(i).click()
-            for j, into in _actions(page, "#board .spot[data-into]", "data-into"):
-                if wrong in into:
-                    page.locator("#board .spot[data-into]").nth(j).click()
-                    _choose(page, wrong)
-                    return
-            for j, here in _actions(page, places):
-                if wrong in here:
-                    page.locator(places).nth(j).click()
-                    _choose(page, wrong)
-                    return
-            break
-    button = page.locator(f'#moves button[data-action="{wrong}"]')
-    if button.count():
-        button.click()
-        return
-    amount = wrong.rsplit(" ", 1)[1]
-    stepper = page.locator("#moves .stepper")
-    for i in range(stepper.count()):
-        if int(amount) in json.loads(stepper.nth(i).get_attribute("data-amounts") or "[]"):
-            stepper.nth(i).locator("input.amount").fill(amount)
-            stepper.nth(i).locator(f'button.move[data-action="{wrong}"]').click()
-            return
-    raise AssertionError(f"no way to play {wrong!r} on the page")
-
-
-def _play_expected(page: Page, step: int) -> None:
-    """Plays the lesson's next move by pressing what carries `data-lesson-expected`: a
-    place, a thing to pick and then its place, a question's answer or a button."""
-    board = page.locator("#board")
-    for _ in range(3):
-        menu = page.locator("#menu:not([hidden]) [data-lesson-expected]")
-        if menu.count():
-            menu.first.click()
-            break
-        target = page.locator("[data-lesson-expected]").first
-        expect(target).to_be_visible()
-        picks = target.evaluate(
-            "e => e.matches('.spot[data-pick]') && !document.querySelector('#board .spot.picked')"
-        )
-        target.click()
-        if picks:
-            continue
-        if page.locator("#menu:not([hidden]) [data-lesson-expected]").count():
-            continue
-        break
-    expect(board).to_have_attribute("data-played", str(step + 1))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -116,13 +39,13 @@ def test_every_lesson_is_played_through_by_clicking(
         expect(page.locator(f'#board[data-lesson="{lesson.id}"] svg')).to_be_visible()
         # Another legal move: answered with the hint, which names the rule; nothing moves.
         assert lesson.wrong is not None
-        _click_wrong(page, lesson.wrong)
+        click_wrong(page, lesson.wrong)
         hint = page.locator("[data-lesson-hint]")
         expect(hint).to_contain_text(lesson.text("hint", lang))
         expect(hint).to_contain_text(lesson.rules[0])
         expect(page.locator("[data-lesson-done]")).to_have_count(0)
         for step in range(len(lesson.expected)):
-            _play_expected(page, step)
+            play_expected(page, step)
             expect(page.locator("[data-lesson-hint]")).to_have_count(0)
         done = page.locator("[data-lesson-done]")
         expect(done).to_contain_text(lesson.text("result", lang))

@@ -166,6 +166,8 @@ function drawMoves() {
     $("moves-h").textContent = t("{what}: choose where it goes on the board, or a move below", { what: sel.getAttribute("aria-label") || "" });
   } else if (v.outcome === "done") $("moves-h").textContent = "";
   else $("moves-h").textContent = rest.length ? t("Other moves") : t("Your moves are on the board: click a marked piece or place");
+  // A finished lesson has no moves: the box goes, not left as an unnamed region.
+  $("moves-box").hidden = v.outcome === "done";
   const controls = moveControls(rest);
   if (sel) controls.unshift(el("button", { class: "unpick", onclick: () => { picked = null; decorate(); drawMoves(); } }, t("Put it back")));
   $("moves").replaceChildren(...controls);
