@@ -313,3 +313,40 @@ def test_the_learned_benchmark_records_a_line_with_its_interval(tmp_path: Path) 
     assert row["bot"].startswith(f"learned:path={path}:time_limit=0.005")
     assert report["runs"][-1]["machine"] and report["runs"][-1]["date"]
     assert "| greatwall | 2 | weights |" in (tmp_path / "learned.md").read_text()
+
+
+def first_legal(observation: np.ndarray, mask: np.ndarray) -> int:
+    """A policy as the environments take them: the lowest legal action id."""
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_a_policy_callable_takes_a_seat_in_a_tournament_by_its_import_path() -> None:
+    from tianxia.play import Tournament
+
+    game = _greatwall()
+    state = _first_decision(game)
+    seat = state.current_player()
+    bot = tianxia.bots.make("policy", game, seat, policy=first_legal)
+    assert bot.act(state) == min(state.legal_actions(), key=game.action_id)
+    ref = f"{__name__}.first_legal"
+    by_ref = tianxia.bots.make("policy", game, seat, ref=ref)
+    assert by_ref.act(state) == bot.act(state)
+    result = Tournament(game, [f"policy:ref={ref}", "random"], games=2).run()
+    assert len(result.records) == 2
+    with pytest.raises(ValueError, match="nothing callable"):
+        tianxia.bots.make("policy", game, 0, ref="tianxia.no_such_thing")
+    with pytest.raises(ValueError, match="either policy"):
+        tianxia.bots.make("policy", game, 0, ref=ref, policy=first_legal)
+
+
+def test_a_policy_answering_an_illegal_id_is_refused_and_the_state_kept() -> None:
+    game = _greatwall()
+    state = _first_decision(game)
+    seat = state.current_player()
+    legal_ids = {game.action_id(a) for a in state.legal_actions()}
+    outside = next(i for i in range(game.info.num_distinct_actions) if i not in legal_ids)
+    bot = tianxia.bots.make("policy", game, seat, policy=lambda obs, mask: outside)
+    before = state.to_json()
+    with pytest.raises(ValueError, match=f"answered {outside}, which is not one of"):
+        bot.act(state)
+    assert state.to_json() == before

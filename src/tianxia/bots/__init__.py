@@ -33,9 +33,11 @@ def _register_builtin() -> None:
     _BOTS[OpenSpielMCTSBot.NAME] = OpenSpielMCTSBot
     try:  # the learned bot's network runs in NumPy (extra `rl`)
         from tianxia.bots.learned import LearnedBot
+        from tianxia.bots.learned_policy import PolicyBot
     except ImportError:
         return
     _BOTS[LearnedBot.NAME] = LearnedBot
+    _BOTS[PolicyBot.NAME] = PolicyBot
 
 
 def available() -> list[str]:
@@ -49,7 +51,7 @@ def make(name: str, game: Game, seat: int, seed: int = 0, **options: Any) -> Bot
 
     Args:
         name: `random`, `greedy`, `ismcts`, `pimc`, `openspiel-ismcts`,
-            `openspiel-mcts` or `learned` (see `available()`).
+            `openspiel-mcts`, `learned` or `policy` (see `available()`).
         game: the loaded variant.
         seat: the seat it plays.
         seed: seeds the bot's random stream; the same seed gives the same decisions.
