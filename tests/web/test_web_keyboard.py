@@ -145,15 +145,22 @@ def _press(page: Page, rng: random.Random) -> None:
     page.keyboard.press(rng.choice(["Enter", "Enter", "Space"]))
 
 
+# Which dialog is open: the menu (with how many moves it offers) or the question.
+_DIALOGS = """() => ({
+  menu: document.getElementById('menu').hidden ? 0 : document.querySelectorAll('#menu-items button').length,
+  confirm: !document.getElementById('confirm').hidden,
+})"""
+
+
 def _answer_dialogs(page: Page, rng: random.Random) -> None:
     """A menu of moves: Tab to one of them, Enter. A question: Tab to "Play this move"."""
     for _ in range(3):
-        if page.locator("#menu").is_visible():
-            items = page.locator("#menu-items button").count()
-            for _ in range(rng.randrange(items)):
+        open_now: dict[str, Any] = page.evaluate(_DIALOGS)
+        if open_now["menu"]:
+            for _ in range(rng.randrange(open_now["menu"])):
                 page.keyboard.press("Tab")
             page.keyboard.press("Enter")
-        elif page.locator("#confirm").is_visible():
+        elif open_now["confirm"]:
             for _ in range(4):
                 if page.evaluate("document.activeElement.id") == "confirm-yes":
                     break
