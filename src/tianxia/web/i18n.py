@@ -188,9 +188,7 @@ def seat_label(name: str, lang: str) -> str:
     gettext = gettext_for(lang)
     strength = gettext(m.group(2))
     if m.group(1):
-        return gettext(N_("bot {letter} ({strength})")).format(
-            letter=m.group(1), strength=strength
-        )
+        return gettext(N_("bot {letter} ({strength})")).format(letter=m.group(1), strength=strength)
     return gettext(N_("bot ({strength})")).format(strength=strength)
 
 
