@@ -350,3 +350,17 @@ def test_a_policy_answering_an_illegal_id_is_refused_and_the_state_kept() -> Non
     with pytest.raises(ValueError, match=f"answered {outside}, which is not one of"):
         bot.act(state)
     assert state.to_json() == before
+
+
+def test_the_expert_iteration_example_of_the_research_tour_runs() -> None:
+    pytest.importorskip("torch")
+    import re
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "research.md"
+    section = doc.read_text(encoding="utf-8").split("## Learned bots", 1)[1].split("\n## ", 1)[0]
+    (example,) = re.findall(r"^```py\n(.*?)^```", section, re.M | re.S)
+    namespace: dict[str, object] = {"__name__": "research_learned"}
+    exec(compile(example, "docs/research.md[expert iteration]", "exec"), namespace)
+    bot = namespace["bot"]
+    assert isinstance(bot, LearnedBot) and bot.net is not None
+    assert bot.net.header["trained"]["iterations"] == 1
