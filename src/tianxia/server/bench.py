@@ -100,7 +100,9 @@ async def _seat_client(
 
     accepted = 0
     ended = False
-    async with connect(ws_url, max_size=2**24) as ws:
+    # At 500 games 1,100 clients open their websockets at once; on a shared machine the
+    # last handshakes took longer than the library's 10 s, which ended the run.
+    async with connect(ws_url, max_size=2**24, open_timeout=120) as ws:
         await ws.send(json.dumps({"type": "hello", "secret": secret}))
         view: dict[str, Any] = {}
         fresh = False  # `view` is one this client has not yet acted on
