@@ -99,3 +99,43 @@ def test_moves_that_are_not_the_lessons_are_refused() -> None:
         lessons.answer(lesson, ["house Chu.1"], None)
     with pytest.raises(lessons.LessonError):
         lessons.answer(lesson, [*lesson.expected, "house Wei.2"], None)
+
+
+def _kinds_seen(game: str, seed: int, steps: int = 400) -> set[str]:
+    """The kinds of the moves open in a seeded random game of `game` and in its lessons."""
+    import random
+
+    import tianxia
+    from tianxia.web.learn import move_kind
+
+    rng = random.Random(seed)
+    state = tianxia.load_game(game).new_initial_state()
+    seen = set()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.current_player() < 0:
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state = state.apply(rng.choices(outcomes, weights)[0])
+            continue
+        legal = state.legal_actions()
+        seen |= {move_kind(str(a)) for a in legal}
+        state = state.apply(rng.choice(legal))
+    for lesson in lessons.lessons(game):
+        seen |= {move_kind(str(a)) for a in lesson.start().legal_actions()}
+    return seen
+
+
+@pytest.mark.parametrize("game", lessons.titles())
+def test_every_kind_of_move_is_told_in_words_with_its_rule(game: str) -> None:
+    from tianxia.web.learn import move_kinds
+
+    kinds = {lang: move_kinds(game, lang) for lang in lessons.TEXT_LANGS}
+    # A kind may link to a rule or to a whole section (`CH-7 Exchanging one card`).
+    sections = re.findall(r"^## ([A-Z]{2}-\d+) ", (RULES / f"{game}.md").read_text(), re.M)
+    known = rule_ids(game) | set(sections)
+    for kind in _kinds_seen(game, seed=7):
+        assert kind in kinds["en"], f"{game}: no words for {kind!r} moves"
+        assert kinds["en"][kind]["rule"] in known, (game, kind)
+        for lang in ("nl", "de"):
+            assert kinds[lang][kind]["words"] != kinds["en"][kind]["words"], (game, kind, lang)

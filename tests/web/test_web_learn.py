@@ -162,3 +162,40 @@ def test_a_bid_is_typed_in_the_amount_field_as_at_the_table(site: Server, page: 
     page.locator("#moves .stepper input.amount").fill("300")
     page.locator("#moves .stepper button.move[data-lesson-expected]").click()
     expect(page.locator("[data-lesson-done]")).to_contain_text(lesson.text("result", "en"))
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_what_can_i_do_now_lists_the_kinds_of_move_with_their_rules(
+    site: Server, page: Page, lang: str
+) -> None:
+    from tianxia.web.learn import move_kinds
+
+    lesson = lessons.find("emperor", "attack")
+    assert lesson is not None
+    page.goto(f"{site.base}/learn/emperor?lang={lang}#attack")
+    expect(page.locator('#board[data-lesson="attack"] svg')).to_be_visible()
+    help_ = page.locator("#moves details.movehelp")
+    help_.locator("summary").click()
+    kinds = move_kinds("emperor", lang)
+    # The moves open: end the phase, attack Honan, offer P2 or P3 a merger: three kinds.
+    items = help_.locator("li[data-kind]")
+    expect(items).to_have_count(3)
+    for kind in ("done", "attack", "merge"):
+        item = help_.locator(f'li[data-kind="{kind}"]')
+        expect(item).to_contain_text(kinds[kind]["words"])
+        link = item.locator("a")
+        expect(link).to_have_attribute("href", f"/rules/emperor#{kinds[kind]['rule']}")
+    # The list stays open while the lesson's board is redrawn by a move.
+    click_wrong(page, "done")
+    expect(page.locator("[data-lesson-hint]")).to_be_visible()
+    expect(page.locator("#moves details.movehelp[open] li[data-kind]")).to_have_count(3)
+
+
+def test_a_drawn_thing_says_what_it_is_when_tapped(site: Server, page: Page) -> None:
+    page.goto(f"{site.base}/learn/emperor?lang=en#attack-across-the-wall")
+    expect(page.locator('#board[data-lesson="attack-across-the-wall"] svg')).to_be_visible()
+    border = page.locator("#board g.border.great_wall").first
+    title = border.locator("title").text_content() or ""
+    assert title.strip()
+    border.dispatch_event("click")
+    expect(page.locator("#details")).to_have_text(title)

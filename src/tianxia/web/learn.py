@@ -126,6 +126,25 @@ def howto(game: str, lang: str) -> dict[str, Any] | None:
     }
 
 
+def move_kind(action: str) -> str:
+    """The kind of a move: the first word of its notation (`house`, `attack`, `bid`)."""
+    return action.split(" ", 1)[0]
+
+
+@functools.cache
+def move_kinds(game: str, lang: str) -> dict[str, dict[str, str]]:
+    """What "What can I do now?" says of each kind of move of `game` in `lang` (English
+    where a text is missing), and the rule it links to: `howto/<game>.toml`'s `moves`."""
+    path = HOWTO / f"{game}.toml"
+    if not path.exists():
+        return {}
+    raw = tomllib.loads(path.read_text()).get("moves", {})
+    return {
+        kind: {"words": " ".join(str(m.get(lang) or m["en"]).split()), "rule": str(m["rule"])}
+        for kind, m in raw.items()
+    }
+
+
 @functools.cache
 def example_board(game: str, lesson_id: str, lang: str) -> str:
     """The board of a lesson after its moves, as its seat sees it: how to play's worked
@@ -187,6 +206,18 @@ def add_learn(app: FastAPI) -> None:
             example_board(game, told["example"], lang),
             media_type="image/svg+xml",
             headers={"cache-control": "public, max-age=86400"},
+        )
+
+    @app.get("/learn/{game}/moves.json", include_in_schema=False)
+    async def kinds(request: Request, game: str) -> Response:
+        """The kinds of move of `game` in words, each with its rule: the table's and a
+        lesson's "What can I do now?" list the kinds open now from it."""
+        if game not in tianxia.list_games():
+            raise HTTPException(404, f"no game {game!r}")
+        return Response(
+            json.dumps(move_kinds(game, language(request))),
+            media_type="application/json",
+            headers={"cache-control": "public, max-age=3600"},
         )
 
     @app.post("/api/learn/{game}/{lesson_id}")

@@ -169,6 +169,7 @@ function drawMoves() {
   // A finished lesson has no moves: the box goes, not left as an unnamed region.
   $("moves-box").hidden = v.outcome === "done";
   const controls = moveControls(rest);
+  if (v.outcome !== "done" && v.legal.length) controls.push(MoveHelp.control(gameName, v.legal));
   if (sel) controls.unshift(el("button", { class: "unpick", onclick: () => { picked = null; decorate(); drawMoves(); } }, t("Put it back")));
   $("moves").replaceChildren(...controls);
 }
@@ -326,7 +327,17 @@ function finish(v) {
 $("board").addEventListener("click", (e) => {
   const spot = e.target.closest && e.target.closest(".spot");
   if (spot && $("board").contains(spot)) activate(spot);
+  // Anything drawn says what it is when tapped, not only under a mouse: a piece, a
+  // border, a marker, the deck (its SVG title).
+  else $("details").textContent = titleOf(e.target);
 });
+function titleOf(node) {
+  for (let n = node; n && n !== $("board"); n = n.parentNode) {
+    const title = [...(n.children || [])].find((c) => c.tagName.toLowerCase() === "title");
+    if (title) return title.textContent;
+  }
+  return "";
+}
 $("board").addEventListener("keydown", (e) => {
   const spot = e.target.closest && e.target.closest(".spot");
   if (spot && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); activate(spot); }
