@@ -364,3 +364,14 @@ def test_the_expert_iteration_example_of_the_research_tour_runs() -> None:
     bot = namespace["bot"]
     assert isinstance(bot, LearnedBot) and bot.net is not None
     assert bot.net.header["trained"]["iterations"] == 1
+
+
+def test_tianxia_play_refuses_a_learned_seat_where_no_weights_ship() -> None:
+    from typer.testing import CliRunner
+
+    from tianxia.cli.main import _load_commands, app
+
+    _load_commands()
+    result = CliRunner().invoke(app, ["play", "china", "--seats", "human,learned,random"])
+    assert result.exit_code == 2
+    assert "no trained weights ship for China" in " ".join(result.output.split())

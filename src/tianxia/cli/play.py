@@ -289,7 +289,10 @@ def play(
         seat: bot_policy(kind, game, seat, seed + 1000 * (seat + 1))[1]
         for seat, kind in named.items()
     }
-    table = Table(Match(game, seed=seed), plans, bot_seed=seed + 1000, bots=made)
+    try:
+        table = Table(Match(game, seed=seed), plans, bot_seed=seed + 1000, bots=made)
+    except ValueError as e:  # a strength this variant has no bot for (`learned`)
+        raise typer.BadParameter(str(e)) from e
     labels = [named.get(i, p.label()) for i, p in enumerate(plans)]
     console.print(
         f"[bold]{game.info.title}[/bold], {game.players} players: "
