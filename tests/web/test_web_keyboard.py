@@ -258,7 +258,9 @@ def test_a_whole_game_is_played_with_the_keyboard_alone(
     assert moves >= 3
     assert not lost, f"the focus fell to the page's start after moves {lost}"
     assert rings - {""} and "none" not in rings, f"a focused spot shows no ring: {rings}"
-    # The summary's own controls are reached by the keyboard too.
+    # The end hands the keyboard to what comes next (rematch, replay, the lobby), and
+    # the summary's controls are reached by it.
+    expect(page.locator("#summary-actions :focus")).to_have_count(1)
     assert _reach(page, "text:" + page.locator("#summary-actions a").first.inner_text())
     mine = [e for e in page.evaluate("events.get(0)") if e["seat"] == 0]
     assert len(mine) >= moves // 2, json.dumps(mine[-3:])

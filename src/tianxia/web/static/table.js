@@ -426,7 +426,13 @@ root.addEventListener("focusin", (e) => {
 function keepFocus() {
   if (!usingKeys || !focusWas) return;
   const now = document.activeElement;
-  if (now && now !== document.body && now.isConnected && !now.closest("[hidden]")) return;
+  const lost = !now || now === document.body || !now.isConnected || !!now.closest("[hidden]");
+  if (!$("scores-box").hidden && (lost || now === $("board"))) {
+    // The game is over: the keyboard goes to what comes next (rematch, replay, lobby).
+    const next = $("summary-actions").querySelector("button, a");
+    if (next) { next.focus(); return; }
+  }
+  if (!lost) return;
   if (!$("menu").hidden || !$("confirm").hidden || !$("curtain").hidden) return;
   // The same thing if it is still there and takes the focus (a spot without moves now
   // keeps its id but is no spot), else the board, where the next Tab starts.
