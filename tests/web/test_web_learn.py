@@ -199,3 +199,36 @@ def test_a_drawn_thing_says_what_it_is_when_tapped(site: Server, page: Page) -> 
     assert title.strip()
     border.dispatch_event("click")
     expect(page.locator("#details")).to_have_text(title)
+
+
+def test_the_table_answers_what_can_i_do_now_too(site: Server, page: Page) -> None:
+    """At a game of China, seat 0's first turn: place a house or an emissary, or exchange."""
+    from tianxia.web.learn import move_kinds
+
+    r = httpx.post(
+        f"{site.base}/api/games",
+        json={"game": "china", "seats": ["open", "bot:random", "bot:random"], "players": 3},
+    )
+    r.raise_for_status()
+    gid = r.json()["id"]
+    secret = httpx.post(
+        f"{site.base}/api/games/{gid}/join", json={"seat": 0, "name": "Herman"}
+    ).json()["secret"]
+    page.goto(f"{site.base}/?lang=nl")
+    page.evaluate(
+        "([gid, s]) => localStorage.setItem('tianxia.seats', JSON.stringify({[gid]: {0: s}}))",
+        [gid, secret],
+    )
+    page.goto(f"{site.base}/games/{gid}?lang=nl")
+    help_ = page.locator("#moves details.movehelp")
+    expect(help_).to_be_visible()
+    help_.locator("summary").click()
+    kinds = move_kinds("china", "nl")
+    legal = page.evaluate("() => conns.get(shown).view.legal.map((l) => l.action)")
+    open_kinds = list(dict.fromkeys(a.split(" ", 1)[0] for a in legal))
+    assert "house" in open_kinds and "exchange" in open_kinds
+    expect(help_.locator("li[data-kind]")).to_have_count(len(open_kinds))
+    for kind in open_kinds:
+        item = help_.locator(f'li[data-kind="{kind}"]')
+        expect(item).to_contain_text(kinds[kind]["words"])
+        expect(item.locator("a")).to_have_attribute("href", f"/rules/china#{kinds[kind]['rule']}")

@@ -384,7 +384,17 @@ function drawBoard(v) {
 $("board").addEventListener("click", (e) => {
   const spot = e.target.closest && e.target.closest(".spot");
   if (spot && $("board").contains(spot)) activate(spot);
+  // Anything drawn says what it is when tapped, not only under a mouse: a piece, a
+  // border, a marker, the deck (its SVG title).
+  else $("details").textContent = titleOf(e.target);
 });
+function titleOf(node) {
+  for (let n = node; n && n !== $("board"); n = n.parentNode) {
+    const title = [...(n.children || [])].find((c) => c.tagName.toLowerCase() === "title");
+    if (title) return title.textContent;
+  }
+  return "";
+}
 $("board").addEventListener("keydown", (e) => {
   const spot = e.target.closest && e.target.closest(".spot");
   if (spot && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); activate(spot); }
@@ -532,6 +542,7 @@ function drawMoves(c) {
   $("moves-h").textContent = heading;
   $("moves-h").classList.toggle("hint", placed.size > 0 && !rest.length && !sel);
   const controls = moveControls(c, rest);
+  if (v.legal.length && typeof MoveHelp !== "undefined") controls.push(MoveHelp.control(gameName, v.legal));
   if (sel) controls.unshift(el("button", { class: "unpick", onclick: () => { picked = null; decorate(c); drawMoves(c); if (usingKeys) sel.focus(); } }, t("Put it back")));
   // A view that changes nothing of the moves (a player connects) must not take the
   // keyboard's place away: the control that had the focus gets it back.
