@@ -417,3 +417,53 @@ def test_laying_a_dead_card_asks_first() -> None:
     asked = confirm("lay #3", board)
     assert asked and "#3" in asked and "turn ends" in asked
     assert confirm("drop #3", board) and confirm("play #3 white", board) is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "title"),
+    [("en", "The Silk Road"), ("nl", "De Zijderoute"), ("de", "Die Seidenstraße")],
+)
+def test_the_game_has_one_name_in_each_language(lang: str, title: str) -> None:
+    """The game's title (pages, lobby card, learn page) and its board's agree: English in
+    English, the German original in German."""
+    from tianxia.web.i18n import gettext_for
+
+    game = load_game("silkroad", 3)
+    _ = gettext_for(lang)
+    assert _(game.info.title) == title
+    match = Match(game, seed=1)
+    board = render(game, match.state.envelope(None, match.seq), [], _)
+    root = ET.fromstring(board.svg)
+    assert root.get("aria-label") == title
+    assert title in texts(board.svg)
+
+
+def test_a_log_line_names_the_card_and_where_it_went_not_its_whole_text() -> None:
+    """The log tells a card played or given, or a bazaar called, in one short line in
+    every language (the card's text is on the card, the payout on the board), speaking
+    to nobody as "you"."""
+    from tianxia.play.table import event_words
+    from tianxia.web.tableview import log_words
+
+    game = load_game("silkroad", 3)
+    seen: set[str] = set()
+    for seed in (1, 2):
+        match = Match(game, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            state = match.state
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                action = rng.choice(state.legal_actions())
+            match.play(action)
+            subject, sentence = event_words(state, action, match.event(match.seq - 1))
+            for lang in ("en", "nl", "de"):
+                line = log_words(subject, sentence, lang, "silkroad")
+                assert len(line) <= 80, line
+                assert not re.search(r"\b(your|je|deine?)\b", line, re.IGNORECASE), line
+            seen.add(sentence.split()[0])
+    assert {"lays", "passes", "calls"} <= seen

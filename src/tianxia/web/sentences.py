@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from tianxia.web.i18n import WORD, translations
+from tianxia.web.i18n import N_, WORD, translations
 
 SRC = Path(__file__).resolve().parents[1]
 SOURCES = ["games/*/rules.py", "core/*.py", "play/table.py", "server/live.py"]
@@ -328,6 +328,11 @@ def translate_sentence(text: str, lang: str, game: str = "") -> str:
     word = str(t.pgettext(WORD, text))
     if word != text:
         return word
+    if len(text) > 2 and text[0] == text[-1] == "'":
+        # A card's title as a sentence quotes it ("#9 'Pilgrims on the road'").
+        quoted = str(t.pgettext(WORD, text[1:-1]))
+        if quoted != text[1:-1]:
+            return f"'{quoted}'"
     found = sentence_template(text, game)
     if found is None:
         # A list of words ("white, purple": a group of merchants) is the words' list.
@@ -341,6 +346,33 @@ def translate_sentence(text: str, lang: str, game: str = "") -> str:
         return text
     # Every template has fixed words, so each value is shorter than the text.
     return _fill(translated, values, lang, game) or text
+
+
+# Moves the log tells short: the move's button quotes the card's whole text (or the
+# bazaar's payout), which the card and the board show; a log line names the card and
+# where it went. Each engine template, and its log form (the values it keeps by number).
+LOG_FORMS: dict[str, dict[str, str]] = {
+    "silkroad": {
+        "lays {0} {1} face up and carries it out for {2}: {3}": N_("plays {0} {1} for {2}"),
+        "passes {0} {1} to {2}, whose owner carries it out: {3}": N_("gives {0} {1} to {2}"),
+        "calls bazaar {0}: the three foremost earn {1} ounces, then your merchants move "
+        "{2} field": N_("calls bazaar {0}"),
+        "calls bazaar {0}: the three foremost earn {1} ounces, then your merchants move "
+        "{2} fields": N_("calls bazaar {0}"),
+    },
+}
+
+
+def log_sentence(text: str, lang: str, game: str = "") -> str:
+    """A sentence of `game`'s log as a log line tells it, in `lang`: short where the
+    move's own sentence quotes what the board shows (`LOG_FORMS`), else the sentence."""
+    forms = LOG_FORMS.get(game)
+    found = sentence_template(text, game) if forms else None
+    if not forms or found is None or found[1] not in forms:
+        return translate_sentence(text, lang, game)
+    short = forms[found[1]]
+    translated = short if lang == "en" else str(translations(lang).gettext(short))
+    return _fill(translated, found[2], lang, game) or translate_sentence(text, lang, game)
 
 
 def bot_reason(explanation: str, lang: str, game: str = "") -> str:

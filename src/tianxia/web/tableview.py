@@ -51,9 +51,9 @@ _TAGS = re.compile(r"[^>]*>|[^>]+\Z")
 def log_words(subject: str, sentence: str, lang: str, game: str) -> str:
     """A log line in words (`Table.words`) in `lang`: the game's sentence translated,
     after the seat that decided where the sentence does not name it itself."""
-    from tianxia.web.sentences import translate_sentence
+    from tianxia.web.sentences import log_sentence
 
-    text = subject + translate_sentence(sentence, lang, game)
+    text = subject + log_sentence(sentence, lang, game)
     return text[:1].upper() + text[1:]
 
 

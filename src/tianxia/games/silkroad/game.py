@@ -42,7 +42,7 @@ class SilkroadGame(Game):
     """2-7 players; with 2 players each runs a company of 3 merchants, with 3 players of 2."""
 
     NAME = "silkroad"
-    TITLE = "Die Seidenstraße"
+    TITLE = "The Silk Road"
     VERSION = 3
     MIN_PLAYERS = 2
     MAX_PLAYERS = 7
