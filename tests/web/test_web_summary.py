@@ -68,18 +68,18 @@ def test_the_summary_shows_each_seats_rating_change_and_keeps_it_after_a_restart
     rows = _rows(page)
     by_seat = {c["seat"]: c for c in changes}
     # Two random bots, two names; each row says its seat's change in the page's words.
-    assert set(rows) == {"Anna", "bot A (random)", "bot B (random)"}
-    for seat, name in enumerate(["Anna", "bot A (random)", "bot B (random)"]):
+    assert set(rows) == {"Anna", "random bot A", "random bot B"}
+    for seat, name in enumerate(["Anna", "random bot A", "random bot B"]):
         assert rows[name] == _expected(by_seat[seat], "."), (name, rows[name], by_seat[seat])
-    assert "bot A (random)" in page.locator("#players").inner_text()
-    assert "bot B (random)" in page.locator("#players").inner_text()
+    assert "random bot A" in page.locator("#players").inner_text()
+    assert "random bot B" in page.locator("#players").inner_text()
 
     site.restart()
     _open(page, site, gid, secret, "de")
     expect(page.locator("#scores thead")).to_contain_text("Wertungszahl")
     rows = _rows(page)
     de = gettext_for("de")
-    bots = [de("bot {letter} ({strength})").format(letter=k, strength=de("random")) for k in "AB"]
+    bots = [de("{strength} bot {letter}").format(letter=k, strength=de("random")) for k in "AB"]
     assert set(rows) == {"Anna", *bots}
     for seat, name in enumerate(["Anna", *bots]):
         assert rows[name] == _expected(by_seat[seat], ","), (name, rows[name])

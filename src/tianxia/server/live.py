@@ -804,8 +804,8 @@ class LiveGame:
 def seat_names(seats: list[dict[str, Any]]) -> list[str]:
     """Every seat's one name, distinct within the game: a person's as given, an empty
     seat's "P1".., a bot's by its strength ("bot (easy)"), with a letter in seat order
-    where one strength holds several seats ("bot A (easy)", "bot B (easy)"), so two
-    bots of one strength read as two players. (Their rating stays the strength's.)"""
+    where one strength holds several seats ("easy bot A", "easy bot B"), so two bots of
+    one strength read as two players. (Their rating stays the strength's.)"""
     bots = [s["strength"] for s in seats if s["kind"] == "bot"]
     letters: dict[str, int] = {}
     out = []
@@ -814,7 +814,7 @@ def seat_names(seats: list[dict[str, Any]]) -> list[str]:
             strength = str(s["strength"])
             if bots.count(strength) > 1:
                 k = letters[strength] = letters.get(strength, -1) + 1
-                out.append(f"bot {chr(ord('A') + k)} ({strength})")
+                out.append(f"{strength} bot {chr(ord('A') + k)}")
                 continue
         out.append(seat_name(s["seat"]) if s["name"] is None else str(s["name"]))
     return out

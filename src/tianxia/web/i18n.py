@@ -176,20 +176,28 @@ def script_strings(folder: Path = STATIC) -> tuple[list[str], list[tuple[str, st
     return single, plural
 
 
-_BOT_NAME = re.compile(r"^bot(?: ([A-Z]))? \((\w+)\)$")
+_BOT_NAME = re.compile(r"^bot \((\w+)\)$")
+# Where one strength holds several seats of a game (`tianxia.server.live.seat_names`).
+_BOT_LETTER = re.compile(r"^(\w+) bot ([A-Z])$")
 
 
 def seat_label(name: str, lang: str) -> str:
-    """A seat's name as `lang` shows it: a bot's ("bot (easy)", or "bot B (easy)" where
+    """A seat's name as `lang` shows it: a bot's ("bot (easy)", or "easy bot B" where
     one strength holds several seats) translated, a person's as chosen."""
-    m = _BOT_NAME.match(name)
-    if m is None or lang == "en":
+    if lang == "en":
         return name
+    from tianxia.play.table import STRENGTHS
+
     gettext = gettext_for(lang)
-    strength = gettext(m.group(2))
-    if m.group(1):
-        return gettext(N_("bot {letter} ({strength})")).format(letter=m.group(1), strength=strength)
-    return gettext(N_("bot ({strength})")).format(strength=strength)
+    m = _BOT_LETTER.match(name)
+    if m is not None and m.group(1) in STRENGTHS:
+        return gettext(N_("{strength} bot {letter}")).format(
+            strength=gettext(m.group(1)), letter=m.group(2)
+        )
+    m = _BOT_NAME.match(name)
+    if m is None:
+        return name
+    return gettext(N_("bot ({strength})")).format(strength=gettext(m.group(1)))
 
 
 def js_strings(lang: str) -> dict[str, str | list[str]]:

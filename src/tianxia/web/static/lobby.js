@@ -224,10 +224,10 @@ const shown = new Set();
 
 function seatText(s) {
   if (s.kind === "bot") {
-    // Two bots of one strength carry a letter ("bot A (easy)"), as at the table.
+    // Two bots of one strength carry a letter ("easy bot A"), as at the table.
     const strength = STRENGTHS[s.strength] || s.strength;
-    const letter = /^bot ([A-Z]) \(/.exec(s.name || "");
-    return letter ? t("bot {letter} ({strength})", { letter: letter[1], strength }) : `${t("bot")} (${strength})`;
+    const letter = / bot ([A-Z])$/.exec(s.name || "");
+    return letter ? t("{strength} bot {letter}", { strength, letter: letter[1] }) : `${t("bot")} (${strength})`;
   }
   if (s.kind === "open") return t("open");
   return s.name;
