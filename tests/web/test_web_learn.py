@@ -232,3 +232,51 @@ def test_the_table_answers_what_can_i_do_now_too(site: Server, page: Page) -> No
         item = help_.locator(f'li[data-kind="{kind}"]')
         expect(item).to_contain_text(kinds[kind]["words"])
         expect(item.locator("a")).to_have_attribute("href", f"/rules/china#{kinds[kind]['rule']}")
+
+
+def test_a_first_game_against_the_easy_bot_with_a_hint_line_that_turns_off(
+    site: Server, page: Page
+) -> None:
+    page.goto(f"{site.base}/learn/greatwall?lang=de")
+    page.locator("#first-game").click()
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    gid = page.url.rsplit("/", 1)[1]
+    seats = httpx.get(f"{site.base}/api/games/{gid}").json()["seats"]
+    assert [s["kind"] for s in seats] == ["human", "bot"]
+    line = page.locator("#moves .hint-line")
+    # The easy bot's reason in the page's language: it looked one move ahead.
+    expect(line).to_have_attribute("data-hint", "shown")
+    expect(line).to_contain_text("Hinweis")
+    expect(line).to_contain_text("Zug voraus")
+    expect(line.locator("button.hint-toggle")).to_have_text("Hinweise aus")
+    line.locator("button.hint-toggle").click()
+    expect(page.locator("#moves .hint-line .hint-words")).to_have_text("")
+    expect(page.locator("#moves .hint-line button.hint-toggle")).to_have_attribute(
+        "aria-pressed", "false"
+    )
+    page.reload()
+    expect(page.locator("#moves .hint-line button.hint-toggle")).to_have_attribute(
+        "aria-pressed", "false"
+    )
+    expect(page.locator("#moves .hint-line[data-hint]")).to_have_count(0)
+
+
+def test_a_hint_is_told_only_to_the_seat_to_move(site: Server) -> None:
+    r = httpx.post(
+        f"{site.base}/api/games",
+        json={"game": "greatwall", "seats": ["open", "open"], "players": 2},
+    )
+    gid = r.json()["id"]
+    first = httpx.post(f"{site.base}/api/games/{gid}/join", json={"seat": 0, "name": "A"})
+    second = httpx.post(f"{site.base}/api/games/{gid}/join", json={"seat": 1, "name": "B"})
+    url = f"{site.base}/api/learn/hint/{gid}?lang=en"
+    mine = httpx.post(url, json={"secret": first.json()["secret"]})
+    assert mine.status_code == 200 and mine.json()["hint"].startswith("Looked one move ahead")
+    theirs = httpx.post(url, json={"secret": second.json()["secret"]})
+    assert theirs.status_code == 200 and theirs.json()["hint"] is None
+    assert httpx.post(url, json={"secret": "not-a-secret"}).status_code == 403
+    assert httpx.post(url, json={"secret": "x" * 100}).status_code == 422
+    assert (
+        httpx.post(f"{site.base}/api/learn/hint/nosuchgame", json={"secret": "s"}).status_code
+        == 404
+    )

@@ -8,9 +8,11 @@ server one position and at most a few moves per request, and nothing is kept.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import tomllib
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,33 @@ import tianxia
 from tianxia.core import IllegalActionError, NotationError
 from tianxia.web import lessons
 from tianxia.web.i18n import gettext_for
+
+
+class HintAsk(BaseModel):
+    """A seat's key: only the player of a seat is told what he could play there."""
+
+    secret: str = Field(min_length=1, max_length=64)
+
+
+# The hints thought of, by game, position, seat and language: a position is thought about
+# once whoever asks again, so a player's asking costs the server at most one easy bot's
+# move per move of the game.
+_HINTS: OrderedDict[tuple[str, int, int, str], str] = OrderedDict()
+_HINTS_KEPT = 512
+_THINKING = asyncio.Semaphore(1)
+
+
+def hint_for(state: Any, seat: int, seq: int, lang: str) -> str:
+    """What the easy bot would play in `seat`'s place, and why, in words: the bot decides
+    on what the seat may know (it samples the hidden rest), so the hint tells nothing the
+    seat could not see."""
+    from tianxia.play.table import make_bot
+    from tianxia.web.sentences import translate_sentence
+
+    bot = make_bot("easy", state.game, seat, seed=seq)
+    bot.act(state)
+    reason: str = bot.reason()  # type: ignore[attr-defined]
+    return translate_sentence(reason, lang, state.game.NAME)
 
 
 class Tried(BaseModel):
@@ -190,6 +219,7 @@ def add_learn(app: FastAPI) -> None:
             title=gettext_for(lang)(info.title),
             lessons=items,
             howto=howto(game, lang),
+            players=info.players,
             lessons_json=json.dumps(items).replace("</", "<\\/"),
         )
 
@@ -219,6 +249,33 @@ def add_learn(app: FastAPI) -> None:
             media_type="application/json",
             headers={"cache-control": "public, max-age=3600"},
         )
+
+    @app.post("/api/learn/hint/{game_id}")
+    async def hint(request: Request, game_id: str, body: HintAsk) -> dict[str, Any]:
+        """A first game's hint line: what the easy bot would play in the asking seat's
+        place now, in words (`hint`), or null when it is not that seat's turn."""
+        hub = request.app.state.hub
+        live = await hub.get(game_id) if len(game_id) <= 32 else None
+        if live is None:
+            raise HTTPException(404, "no such game")
+        found = await hub.storage.run(hub.storage.store.seat_by_secret, body.secret)
+        if found is None or found[0] != live.id:
+            raise HTTPException(403, "this secret holds no seat of this game")
+        seat = int(found[1])
+        state = live.table.state
+        seq = int(live.table.match.seq)
+        if state.is_terminal() or state.current_player() != seat:
+            return {"seq": seq, "hint": None}
+        lang = language(request)
+        key = (live.id, seq, seat, lang)
+        if key not in _HINTS:
+            async with _THINKING:
+                if key not in _HINTS:
+                    words = await asyncio.to_thread(hint_for, state, seat, seq, lang)
+                    _HINTS[key] = words
+                    while len(_HINTS) > _HINTS_KEPT:
+                        _HINTS.popitem(last=False)
+        return {"seq": seq, "hint": _HINTS[key]}
 
     @app.post("/api/learn/{game}/{lesson_id}")
     async def lesson_move(

@@ -360,5 +360,20 @@ $("lesson-next").addEventListener("click", () => {
 $("lesson-reset").addEventListener("click", () => { progress.clear(); drawProgress(); });
 window.addEventListener("hashchange", () => open(decodeURIComponent(location.hash.slice(1))));
 
+// A first game: the easy bot in every other seat, this browser in the first, hints on.
+$("first-game").addEventListener("click", async () => {
+  const players = Number($("first-game").dataset.players) || 2;
+  const seats = ["open", ...Array(players - 1).fill("bot:easy")];
+  try {
+    const g = await api("/api/games", { game: gameName, players, seats });
+    const r = await api(`/api/games/${g.id}/join`, { seat: 0, name: Me.name() || t("You"), player: Me.player() });
+    Me.keep(g.id, r.seat, r.secret);
+    MoveHelp.setHints(g.id, true);
+    location.href = `/games/${g.id}`;
+  } catch (e) {
+    $("first-game-error").textContent = e.message;
+  }
+});
+
 drawProgress();
 if (location.hash.length > 1) open(decodeURIComponent(location.hash.slice(1)));

@@ -17,6 +17,36 @@ const MoveHelp = {
     return MoveHelp.kinds.get(game);
   },
 
+  // A first game's hint line, kept per game in this browser: on for a game started as a
+  // first game, until its player turns it off.
+  hintsOn(gameId) { return localStorage.getItem("tianxia.hints." + gameId) === "on"; },
+  hasHints(gameId) { return localStorage.getItem("tianxia.hints." + gameId) !== null; },
+  setHints(gameId, on) { localStorage.setItem("tianxia.hints." + gameId, on ? "on" : "off"); },
+  hints: new Map(), // "<game>/<seq>" -> the hint's words, once asked
+
+  // The hint line for the seat whose `secret` this is, at position `seq`: what the easy
+  // bot would play in its place, and why. Null for a game that was not a first game.
+  hintLine(gameId, secret, seq, redraw) {
+    if (!secret || !MoveHelp.hasHints(gameId)) return null;
+    const on = MoveHelp.hintsOn(gameId);
+    const words = el("span", { class: "hint-words" });
+    const toggle = el("button", { type: "button", class: "hint-toggle", "aria-pressed": on ? "true" : "false" },
+      on ? t("Turn hints off") : t("Turn hints on"));
+    toggle.addEventListener("click", () => { MoveHelp.setHints(gameId, !on); redraw(); });
+    const line = el("p", { class: "hint-line", "aria-live": "polite" }, words, " ", toggle);
+    if (!on) return line;
+    const key = gameId + "/" + seq;
+    const say = (text) => { words.textContent = t("Hint: {hint}", { hint: text }); line.dataset.hint = "shown"; };
+    if (MoveHelp.hints.has(key)) say(MoveHelp.hints.get(key));
+    else {
+      words.textContent = t("Thinking of a hint…");
+      api(`/api/learn/hint/${gameId}?lang=${encodeURIComponent(window.LANG || document.documentElement.lang || "en")}`, { secret })
+        .then((r) => { if (r.hint) { MoveHelp.hints.set(key, r.hint); say(r.hint); } else words.textContent = ""; })
+        .catch(() => { words.textContent = ""; });
+    }
+    return line;
+  },
+
   // A disclosure button for the moves open now: `legal` is the view's list of
   // {action, text}. Each kind is listed once, in the order its first move comes.
   control(game, legal) {

@@ -542,7 +542,11 @@ function drawMoves(c) {
   $("moves-h").textContent = heading;
   $("moves-h").classList.toggle("hint", placed.size > 0 && !rest.length && !sel);
   const controls = moveControls(c, rest);
-  if (v.legal.length && typeof MoveHelp !== "undefined") controls.push(MoveHelp.control(gameName, v.legal));
+  if (v.legal.length && typeof MoveHelp !== "undefined") {
+    controls.push(MoveHelp.control(gameName, v.legal));
+    const hint = MoveHelp.hintLine(gameId, c.secret, v.seq, () => drawMoves(c));
+    if (hint) controls.unshift(hint);
+  }
   if (sel) controls.unshift(el("button", { class: "unpick", onclick: () => { picked = null; decorate(c); drawMoves(c); if (usingKeys) sel.focus(); } }, t("Put it back")));
   // A view that changes nothing of the moves (a player connects) must not take the
   // keyboard's place away: the control that had the focus gets it back.
