@@ -367,7 +367,7 @@ def test_seats_are_named_by_their_players_names() -> None:
         if "piece" in (g.get("class") or "").split()
     }
     assert titles <= set(names) and titles
-    assert "max-width" in (root.get("style") or "")
+    assert "desk-640" in (root.get("class") or "").split()
 
 
 def test_the_card_exchange_asks_to_be_confirmed() -> None:

@@ -382,7 +382,7 @@ def test_the_hand_lies_just_above_the_merchants_it_is_played_on() -> None:
     highest_card = min(_top(g) for g in picks)
     # On a desk the board is shown at most DESK_WIDTH px wide: hand and merchants then
     # fit in a 1280x900 window together with the page's head.
-    assert f'style="max-width: {DESK_WIDTH:.0f}px"' in board.svg
+    assert f'class="board desk-{DESK_WIDTH:.0f}"' in board.svg
     assert 0 < (lowest_chip - highest_card) * DESK_WIDTH / WIDTH < 700
     # A picked card offers every play of it; each play's merchant offers it too.
     for g in picks:

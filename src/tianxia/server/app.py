@@ -22,7 +22,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
@@ -35,6 +35,7 @@ from tianxia.server.limits import (
     Limits,
     SecurityHeaders,
     Window,
+    api_docs_page,
     creator_key,
     game_cost,
     origin_allowed,
@@ -160,11 +161,19 @@ def create_app(
                 await hub.storage.run(store.release_lease, me)
             hub.close()
 
+    # FastAPI's /docs page runs an inline script: served below under a policy of its own.
     app = FastAPI(
         title="Tianxia",
         version=tianxia.__version__,
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return api_docs_page(app.openapi_url or "/openapi.json", f"{app.title} API")
+
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.add_middleware(SecurityHeaders)
 

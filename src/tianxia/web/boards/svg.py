@@ -171,6 +171,10 @@ def wrap(content: str, size: float, width: float, bold: bool = False) -> list[st
     return lines or [""]
 
 
+# The widths (CSS px) style.css holds a board to on a desk, as `svg.board.desk-<width>`.
+DESK_WIDTHS = (560.0, 580.0, 640.0)
+
+
 def document(
     width: float,
     height: float,
@@ -181,12 +185,19 @@ def document(
     """The whole inline `<svg>`: scales to its container, keeps its proportions. A named
     group, not an image: an image's insides are hidden from assistive technology, and
     its spots are controls. A board drawn for a phone's width reads best on a desk at
-    `max_width` CSS px, not stretched across the page (its text would double)."""
-    style = f' style="max-width: {max_width:.0f}px"' if max_width else ""
+    `max_width` CSS px, not stretched across the page (its text would double): a class
+    of style.css says so (`DESK_WIDTHS`), since the pages' content security policy
+    allows no style attribute.
+
+    Raises:
+        ValueError: `max_width` is not one of `DESK_WIDTHS`.
+    """
+    if max_width and max_width not in DESK_WIDTHS:
+        raise ValueError(f"no class of style.css holds a board to {max_width} px")
+    desk = f" desk-{max_width:.0f}" if max_width else ""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.0f} '
-        f'{height:.0f}" role="group" aria-label="{esc(title)}" preserveAspectRatio="xMidYMid meet"'
-        f"{style}>"
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board{desk}" viewBox="0 0 {width:.0f} '
+        f'{height:.0f}" role="group" aria-label="{esc(title)}" preserveAspectRatio="xMidYMid meet">'
         f'<rect width="100%" height="100%" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
     )
 

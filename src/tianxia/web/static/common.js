@@ -1,13 +1,18 @@
 // Shared by every page: translated strings, who this browser is, the seats it holds.
 "use strict";
 
-// The page's strings: an inline `window.T`, or a JSON data block `#strings` (which a
-// strict content security policy allows where an inline script is not).
+// A page's data comes in JSON data blocks (`<script type="application/json" id=...>`),
+// never in an inline script: the content security policy runs scripts from /static only.
+function pageData(id, otherwise) {
+  const block = document.getElementById(id);
+  try { return block ? JSON.parse(block.textContent) : otherwise; } catch { return otherwise; }
+}
+
+window.LANG = document.documentElement.lang || "en";
+
+// The page's strings: the data block `#strings`.
 function strings() {
-  if (!window.T) {
-    const block = document.getElementById("strings");
-    try { window.T = block ? JSON.parse(block.textContent) : {}; } catch { window.T = {}; }
-  }
+  if (!window.T) window.T = pageData("strings", {});
   return window.T;
 }
 

@@ -17,7 +17,11 @@ fName.addEventListener("change", () => {
   if (first && (first.value === before || !first.value)) first.value = fName.value.trim();
 });
 
-function info(name) { return window.GAMES.find((g) => g.name === name); }
+// Each title's counts and options, and the bots' strengths in words, as the server sent them.
+const GAMES = pageData("games-data", []);
+const STRENGTHS = pageData("strengths-data", {});
+
+function info(name) { return GAMES.find((g) => g.name === name); }
 
 // --- the new game's form --------------------------------------------------------------
 // What the form may offer comes from the server (`counts`: per player count, each
@@ -305,7 +309,7 @@ async function refresh() {
 async function leaderboard() {
   const rows = await api(`/api/leaderboard/${document.getElementById("lb-game").value}`);
   const body = document.querySelector("#leaderboard tbody");
-  const name = (r) => (r.bot ? `${t("bot")} (${(window.STRENGTHS || {})[r.bot] || r.bot})` : r.player_name);
+  const name = (r) => (r.bot ? `${t("bot")} (${STRENGTHS[r.bot] || r.bot})` : r.player_name);
   body.replaceChildren(...(rows.length
     ? rows.map((r, i) => el("tr", {}, el("td", { text: i + 1 }), el("td", { class: "lb-name", text: name(r) }), el("td", { text: Number(r.rating ?? 0).toFixed(1) }), el("td", { text: r.games ?? "" })))
     : [el("tr", {}, el("td", { colspan: 4, class: "none", text: t("No rated games yet.") }))]));
