@@ -32,10 +32,11 @@ class HintAsk(BaseModel):
     secret: str = Field(min_length=1, max_length=64)
 
 
-# The hints thought of, by game, position, seat and language: a position is thought about
+# The hints thought of, by game, position (its number and the state's hash: an undo may
+# bring another position under the same number), seat and language: a position is thought about
 # once whoever asks again, so a player's asking costs the server at most one easy bot's
 # move per move of the game.
-_HINTS: OrderedDict[tuple[str, int, int, str], str] = OrderedDict()
+_HINTS: OrderedDict[tuple[str, int, int, int, str], str] = OrderedDict()
 _HINTS_KEPT = 512
 _THINKING = asyncio.Semaphore(1)
 
@@ -267,7 +268,7 @@ def add_learn(app: FastAPI) -> None:
         if state.is_terminal() or state.current_player() != seat:
             return {"seq": seq, "hint": None}
         lang = language(request)
-        key = (live.id, seq, seat, lang)
+        key = (live.id, seq, hash(state), seat, lang)
         if key not in _HINTS:
             async with _THINKING:
                 if key not in _HINTS:
