@@ -25,7 +25,8 @@ def quota(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
 
 
 def _create(server: Server, seats: list[str], address: str | None = None) -> httpx.Response:
-    # The server trusts X-Forwarded-For from loopback, as from a proxy in front of it.
+    # Believed by a server told to trust loopback (`--trusted-proxy`), as a proxy in
+    # front of it on the same host.
     headers = {"x-forwarded-for": address} if address else {}
     body: dict[str, Any] = {"game": "greatwall", "players": len(seats), "seats": seats}
     return httpx.post(f"{server.base}/api/games", json=body, headers=headers)
@@ -35,7 +36,7 @@ def _count(server: Server) -> int:
     return len(httpx.get(f"{server.base}/api/games").json())
 
 
-@pytest.mark.parametrize("quota", [()], indirect=True)
+@pytest.mark.parametrize("quota", [("--trusted-proxy", "127.0.0.1")], indirect=True)
 def test_one_address_cannot_create_games_without_end(quota: Server) -> None:
     made = 0
     for _ in range(250):
@@ -51,6 +52,16 @@ def test_one_address_cannot_create_games_without_end(quota: Server) -> None:
     assert _count(quota) == 60
     # Another address is not held up by this one's quota.
     assert _create(quota, ["open", "open"], address="192.0.2.7").status_code == 201
+
+
+@pytest.mark.parametrize("quota", [("--games-per-minute", "2", "--open-games", "0")], indirect=True)
+def test_a_client_cannot_name_another_address_unless_the_proxy_is_trusted(quota: Server) -> None:
+    # No `--trusted-proxy`: the connection's peer is the client, whatever it claims.
+    assert _create(quota, ["open", "open"], address="192.0.2.7").status_code == 201
+    assert _create(quota, ["open", "open"], address="192.0.2.8").status_code == 201
+    r = _create(quota, ["open", "open"], address="192.0.2.9")
+    assert r.status_code == 429 and "worth 2 in the last minute" in r.json()["detail"]
+    assert _count(quota) == 2
 
 
 @pytest.mark.parametrize("quota", [("--open-games", "6", "--games-per-minute", "0")], indirect=True)

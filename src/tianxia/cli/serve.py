@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import ipaddress
 import logging
 import os
 
@@ -72,6 +73,13 @@ def serve(
     idle_timeout: int = typer.Option(
         5, min=1, help="Seconds an idle HTTP keep-alive connection is kept open."
     ),
+    trusted_proxy: list[str] = typer.Option(
+        [],
+        help="The address (or network, e.g. 10.0.0.0/8) of a proxy in front, such as "
+        "nginx on 127.0.0.1: the client address it sends in X-Forwarded-For is the one "
+        "quotas and connection caps count (repeat for more). Without it, the "
+        "connection's peer is the client and X-Forwarded-For is ignored.",
+    ),
 ) -> None:
     """Run the game server: the lobby, the websocket protocol, the database log."""
     try:
@@ -92,6 +100,14 @@ def serve(
         raise typer.BadParameter(
             f"the server needs the extra 'server' (pip install 'tianxia[server]'): {e}"
         ) from e
+    for proxy in trusted_proxy:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise typer.BadParameter(
+                f"an address or a network (127.0.0.1, 10.0.0.0/8), not {proxy!r}",
+                param_hint="--trusted-proxy",
+            ) from None
     url = database or os.environ.get("TIANXIA_DATABASE_URL") or default_url()
     shown = url.split("@")[-1] if "@" in url else url
     try:
@@ -132,6 +148,10 @@ def serve(
         ws_ping_timeout=heartbeat,
         limit_concurrency=max_connections,
         timeout_keep_alive=idle_timeout,
+        # Anyone can send X-Forwarded-For: believed only from a proxy named by the operator,
+        # else a client would dodge its quotas by naming another address.
+        proxy_headers=bool(trusted_proxy),
+        forwarded_allow_ips=list(trusted_proxy) or None,
         log_level="warning",
         lifespan="on",
     )
