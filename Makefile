@@ -52,7 +52,8 @@ run: $(STAMP)
 
 # The server's tests run against PostgreSQL too: a throwaway cluster the tests start with
 # Debian's initdb and pg_ctl; the browser's tests drive Debian's Chromium (never a browser
-# download). Both are installed here when missing (as root, as CI runs).
+# download); the shipped nginx configuration is tested with Debian's nginx. All are
+# installed here when missing (as root, as CI runs).
 system-deps:
 	@if [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/truetype/wqy ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
@@ -68,6 +69,14 @@ system-deps:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
 	  else \
 	    echo "PostgreSQL is missing and this is not root: its server tests will be skipped"; \
+	  fi; \
+	fi
+	@if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian's nginx for the tests of deploy/nginx/tianxia.conf"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
+	  else \
+	    echo "nginx is missing and this is not root: the tests through nginx will be skipped"; \
 	  fi; \
 	fi
 
