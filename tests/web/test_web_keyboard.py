@@ -100,6 +100,15 @@ _CHOICES = """() => {
 }"""
 
 
+# After Escape: how many things are picked, whether a move is on its way, and the
+# focused spot's pressed state.
+_PUT_BACK = """() => ({
+  picked: document.querySelectorAll('#board .spot.picked').length,
+  busy: !!conns.get(shown).busy,
+  pressed: document.activeElement.getAttribute('aria-pressed'),
+})"""
+
+
 def _where(page: Page) -> dict[str, Any]:
     seen: dict[str, Any] = page.evaluate(_FOCUS)
     return seen
@@ -193,8 +202,14 @@ def _one_move(page: Page, rng: random.Random, seen: dict[str, Any], rings: set[s
     else:
         _press(page, rng)
     if choice.get("pick"):
-        after: dict[str, Any] = page.evaluate(_CHOICES)
         assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+        if rng.random() < 0.1:
+            # Escape puts it back: nothing picked, nothing sent, the focus stays on it.
+            page.keyboard.press("Escape")
+            back: dict[str, Any] = page.evaluate(_PUT_BACK)
+            assert back == {"picked": 0, "busy": False, "pressed": "false"}, back
+            return False
+        after: dict[str, Any] = page.evaluate(_CHOICES)
         places = [s for s in after["spots"] if s["target"]] + after["moves"]
         if not places:
             return False
