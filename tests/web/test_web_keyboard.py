@@ -64,6 +64,7 @@ _FOCUS = """() => {
   }
   return {
     pos,
+    ring: a && a.classList.contains('spot') ? getComputedStyle(a).outlineStyle : '',
     order: all.map(key),
     walk: walk.map(key),
     active: a && a !== document.body ? key(a) : null,
@@ -80,6 +81,7 @@ _CHOICES = """() => {
     busy: !!(c && c.busy) || !c || !c.view,
     over: !document.getElementById('scores-box').hidden,
     mine: !!(c && c.view && c.view.legal.length) && !document.getElementById('moves-box').hidden,
+    lost: document.activeElement === document.body || !document.activeElement,
     log: document.querySelectorAll('#log li').length,
     status: document.getElementById('status').textContent,
     spots: [...document.querySelectorAll('#board .spot')].map(e => ({
@@ -193,7 +195,7 @@ def _one_move(page: Page, rng: random.Random, seen: dict[str, Any], rings: set[s
     if not _reach(page, choice["key"]):
         return False
     if choice["key"].startswith("spot:"):
-        rings.add(_ring(page))
+        rings.add(_where(page)["ring"])
     if choice["key"].startswith("amount:"):
         amount = rng.choice(choice["amounts"])
         page.keyboard.press("Control+A")
@@ -219,14 +221,6 @@ def _one_move(page: Page, rng: random.Random, seen: dict[str, Any], rings: set[s
         _press(page, rng)
     _answer_dialogs(page, rng)
     return True
-
-
-def _ring(page: Page) -> str:
-    style: str = page.evaluate(
-        "() => { const a = document.activeElement;"
-        " return a && a.classList.contains('spot') ? getComputedStyle(a).outlineStyle : ''; }"
-    )
-    return style
 
 
 @pytest.mark.timeout(240)
@@ -264,7 +258,7 @@ def test_a_whole_game_is_played_with_the_keyboard_alone(
         if not seen["mine"] or seen["busy"]:
             page.wait_for_timeout(30)
             continue
-        if moves and page.evaluate("document.activeElement === document.body"):
+        if moves and seen["lost"]:
             lost.append(moves)  # the keyboard was thrown back to the page's start
         if _one_move(page, rng, seen, rings):
             moves += 1
