@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import re
 import statistics
@@ -34,6 +35,12 @@ def _rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) the process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class _Server:
@@ -272,8 +279,18 @@ def run(
                 server = _Server(Path(tmp))
                 try:
                     before = _rss_kib(server.proc.pid)
+                    # CPU per accepted action: what a loaded, shared machine's wall-clock
+                    # figures cannot tell, the server's own cost (the client's beside it).
+                    cpu = _cpu_seconds(server.proc.pid)
+                    mine = time.process_time()
                     row = asyncio.run(_load(server.base, games, seconds, seed, rate))
+                    cpu = _cpu_seconds(server.proc.pid) - cpu
+                    mine = time.process_time() - mine
                     after = _rss_kib(server.proc.pid)
+                    done = max(1, int(row["accepted"]))
+                    row["server_cpu_s"] = round(cpu, 2)
+                    row["server_cpu_ms_per_action"] = round(1000 * cpu / done, 3)
+                    row["client_cpu_ms_per_action"] = round(1000 * mine / done, 3)
                     row["memory_per_game_kib"] = max(0, after - before) / games
                     row["server_rss_mib"] = after / 1024
                     rows.append(row)
@@ -290,12 +307,13 @@ def _offered(row: dict[str, Any]) -> str:
 def to_markdown(result: dict[str, Any]) -> str:
     head = (
         "| games | connections | offered/s | accepted/s | ack p50 ms | ack p99 ms "
-        "| KiB per live game |\n|---:|---:|---:|---:|---:|---:|---:|\n"
+        "| KiB per live game | server CPU ms per action |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     )
     lines = [
         f"| {r['games']} | {r['connections']} | {_offered(r)} | "
         f"{r['accepted_per_s']:,.0f} | {r['ack_p50_ms']:.1f} | {r['ack_p99_ms']:.1f} | "
-        f"{r['memory_per_game_kib']:,.0f} |"
+        f"{r['memory_per_game_kib']:,.0f} | {r.get('server_cpu_ms_per_action', float('nan')):.2f} |"
         for r in result["loads"]
     ]
     return head + "\n".join(lines) + "\n"
