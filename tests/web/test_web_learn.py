@@ -280,3 +280,34 @@ def test_a_hint_is_told_only_to_the_seat_to_move(site: Server) -> None:
         httpx.post(f"{site.base}/api/learn/hint/nosuchgame", json={"secret": "s"}).status_code
         == 404
     )
+
+
+@pytest.mark.parametrize("game", HOWTO)
+def test_each_component_is_drawn_on_its_own_by_the_titles_board(
+    site: Server, page: Page, game: str
+) -> None:
+    from tianxia.web.learn import howto
+
+    told = howto(game, "en")
+    assert told is not None
+    drawn = [d for d in told["drawn"] if d["parts"]]
+    assert drawn, game
+    page.goto(f"{site.base}/learn/{game}?lang=en")
+    cutouts = page.locator("figure.component svg.cutout")
+    expect(cutouts).to_have_count(len(drawn))
+    for i, d in enumerate(drawn):
+        full = page.evaluate(
+            "async ([g, l]) => { const t = await (await fetch("
+            "`/learn/${g}/example.svg?lesson=${l}`)).text();"
+            ' return t.match(/viewBox="([^"]+)"/)[1].split(\' \').map(Number); }',
+            [game, d["lesson"]],
+        )
+        svg = cutouts.nth(i)
+        box = [float(v) for v in (svg.get_attribute("viewBox") or "").split()]
+        # A part of the board, not the whole of it, and a picture only: nothing to press.
+        assert 0 < box[2] * box[3] < full[2] * full[3], (game, i, box, full)
+        assert svg.locator("[tabindex], [role], [id]").count() == 0
+    if os.environ.get("TIANXIA_SCREENSHOTS") == "1":
+        page.locator("ul.components").screenshot(
+            path=str(SCREENSHOTS / f"web-howto-components-{game}.png")
+        )

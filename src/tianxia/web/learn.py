@@ -136,6 +136,14 @@ def lesson_view(lesson: lessons.Lesson, tried: Tried, lang: str) -> dict[str, An
 HOWTO = Path(__file__).parent / "howto"
 
 
+def _drawn(entry: Any, example: str) -> dict[str, str]:
+    """A component's drawing: the CSS selectors of its parts and the lesson whose board,
+    after its moves, shows them (the worked example's unless named)."""
+    if isinstance(entry, str):
+        return {"parts": entry, "lesson": example if entry else ""}
+    return {"parts": str(entry["parts"]), "lesson": str(entry.get("lesson", example))}
+
+
 @functools.cache
 def howto(game: str, lang: str) -> dict[str, Any] | None:
     """How to play `game` in `lang` (English where a text is missing), from
@@ -148,6 +156,7 @@ def howto(game: str, lang: str) -> dict[str, Any] | None:
     return {
         "goal": " ".join(words["goal"].split()),
         "components": list(words["components"]),
+        "drawn": [_drawn(d, raw["example"]) for d in raw.get("drawn", [])],
         "turn": list(words["turn"]),
         "scoring": " ".join(words["scoring"].split()),
         "example": raw.get("example"),
@@ -233,8 +242,12 @@ def add_learn(app: FastAPI) -> None:
         told = howto(game, lang)
         if told is None or not told["example"]:
             raise HTTPException(404, f"no worked example for {game}")
+        # A component's drawing may come from another lesson's board (`drawn`).
+        shown = request.query_params.get("lesson") or told["example"]
+        if shown != told["example"] and shown not in {d["lesson"] for d in told["drawn"]}:
+            raise HTTPException(404, f"no drawing of lesson {shown[:80]!r} for {game}")
         return Response(
-            example_board(game, told["example"], lang),
+            example_board(game, shown, lang),
             media_type="image/svg+xml",
             headers={"cache-control": "public, max-age=86400"},
         )

@@ -360,6 +360,55 @@ $("lesson-next").addEventListener("click", () => {
 $("lesson-reset").addEventListener("click", () => { progress.clear(); drawProgress(); });
 window.addEventListener("hashchange", () => open(decodeURIComponent(location.hash.slice(1))));
 
+// How to play's components, each drawn on its own: the part of the worked example's board
+// (drawn by the title's renderer) that shows it, cut out by its elements' places. The
+// cut-outs are pictures only: their spots lose their roles, focus and ids.
+async function drawComponents() {
+  const figures = [...document.querySelectorAll("figure.component[data-crop]")];
+  if (!figures.length) return;
+  const lang = encodeURIComponent(window.LANG || document.documentElement.lang || "en");
+  const boards = new Map(); // lesson -> its board's SVG text
+  for (const figure of figures) {
+    const lesson = figure.dataset.lesson || "";
+    if (!boards.has(lesson)) {
+      const r = await fetch(`/learn/${gameName}/example.svg?lang=${lang}&lesson=${encodeURIComponent(lesson)}`);
+      boards.set(lesson, r.ok ? await r.text() : "");
+    }
+    const box = figure.querySelector(".crop");
+    box.innerHTML = boards.get(lesson);
+    const svg = box.querySelector("svg");
+    if (!svg) continue;
+    let parts = [];
+    try { parts = [...svg.querySelectorAll(figure.dataset.crop)]; } catch { parts = []; }
+    const whole = svg.getBoundingClientRect();
+    const view = svg.viewBox.baseVal;
+    if (!parts.length || !whole.width || !view || !view.width) { box.replaceChildren(); continue; }
+    const scale = view.width / whole.width;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const p of parts) {
+      const b = p.getBoundingClientRect();
+      if (!b.width && !b.height) continue;
+      x0 = Math.min(x0, b.left); y0 = Math.min(y0, b.top); x1 = Math.max(x1, b.right); y1 = Math.max(y1, b.bottom);
+    }
+    if (x0 === Infinity) { box.replaceChildren(); continue; }
+    const pad = 6;
+    const x = view.x + (x0 - whole.left) * scale - pad, y = view.y + (y0 - whole.top) * scale - pad;
+    const w = (x1 - x0) * scale + 2 * pad, h = (y1 - y0) * scale + 2 * pad;
+    svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+    // At most 220 by 160 CSS px, in the part's own proportions (no neighbour shows beside it).
+    const fit = Math.min(220 / w, 160 / h);
+    svg.setAttribute("width", String(Math.round(w * fit)));
+    svg.setAttribute("height", String(Math.round(h * fit)));
+    svg.setAttribute("class", "cutout");
+    svg.removeAttribute("role");
+    svg.removeAttribute("aria-label");
+    for (const e of svg.querySelectorAll("[tabindex], [role], [id], [aria-label], [aria-pressed]")) {
+      for (const a of ["tabindex", "role", "id", "aria-label", "aria-pressed"]) e.removeAttribute(a);
+    }
+  }
+}
+drawComponents();
+
 // A first game: the easy bot in every other seat, this browser in the first, hints on.
 $("first-game").addEventListener("click", async () => {
   const players = Number($("first-game").dataset.players) || 2;
