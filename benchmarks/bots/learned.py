@@ -17,6 +17,7 @@ script, with the machine, its load and the date; journals under --runs resume a 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -66,6 +67,12 @@ def markdown(report: dict[str, Any]) -> str:
                 f"| {'yes' if r['met'] else 'no'} | {r['bot_sims_per_second']:.0f} "
                 f"| {r['opponent_sims_per_second']:.0f} |"
             )
+    lines += ["", "Runs (date, machine, Python, load averages over 1, 5, 15 minutes, command):", ""]
+    for run in report["runs"]:
+        lines.append(
+            f"- {run['date']}: {run['machine']}, {run['cores']} cores, Python {run['python']}, "
+            f"load {run.get('load', '?')}: `{run['command']}`"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -85,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     game = tianxia.load_game(args.name, players=args.players)
     weights = args.weights or weights_path(game)
+    # Rows name the file as the repository does, not as this machine's folders do.
+    with contextlib.suppress(ValueError):
+        weights = weights.resolve().relative_to(Path.cwd())
     store = args.out / "learned.json"
     report, run = open_report(
         store,
