@@ -39,8 +39,9 @@ STRENGTHS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("ismcts", {"simulations": 200}),
     "hard": ("ismcts", {"simulations": 1000}),
-    # The search guided by a trained network: offered only where weights ship for the
-    # variant (`strengths_for`).
+    # The search guided by a trained network, at the top of the scale: 800 of its
+    # simulations take about the time of `hard`'s 1000, and it plays level with `ismcts`
+    # at equal time (docs/research.md). Only where weights ship for the variant.
     "learned": ("learned", {"simulations": 800}),
 }
 LEARNED = "learned"

@@ -116,7 +116,7 @@ STRENGTH_WORDS = {
     "easy": N_("easy"),
     "medium": N_("medium"),
     "hard": N_("hard"),
-    "learned": N_("strongest"),
+    "learned": N_("trained network"),
 }
 
 
