@@ -79,6 +79,12 @@ def test_a_lesson_answers_bad_input_with_a_clear_error(site: Server) -> None:
     r = httpx.post(f"{base}/{lesson.id}", json={"move": "x" * 10_000})
     assert r.status_code == 422
     assert httpx.get(f"{site.base}/learn/chess").status_code == 404
+    assert httpx.get(f"{site.base}/learn/chess/moves.json").status_code == 404
+    # A drawing of the how-to comes only from the lessons it names.
+    drawing = f"{site.base}/learn/emperor/example.svg"
+    assert httpx.get(drawing, params={"lesson": "defence-card"}).status_code == 200
+    assert httpx.get(drawing, params={"lesson": "attack"}).status_code == 404
+    assert httpx.get(drawing, params={"lesson": "x" * 5000}).status_code in (404, 414)
 
 
 HOWTO = sorted(p.stem for p in (Path(lessons.__file__).parents[1] / "howto").glob("*.toml"))
