@@ -330,3 +330,27 @@ def test_the_titles_and_their_choices_are_an_api_for_any_client(site: Server) ->
         china["description"]
         == next(g for g in _titles("nl") if g["name"] == "china")["description"]
     )
+
+
+def test_the_seat_menu_offers_the_trained_network_only_where_weights_ship(
+    site: Server, browser: Browser
+) -> None:
+    from tianxia.bots.learned import has_weights
+
+    page = browser.new_context().new_page()
+    page.goto(site.base + "/?lang=en")
+
+    def offered(game: str, players: str) -> list[str]:
+        page.locator("#f-game").select_option(game)
+        page.locator("#f-players").select_option(players)
+        menu = page.locator("select[data-seat='1'] option")
+        return [str(menu.nth(i).get_attribute("value")) for i in range(menu.count())]
+
+    wall = offered("greatwall", "2")
+    assert ("bot:learned" in wall) == has_weights(tianxia.load_game("greatwall", players=2))
+    assert "bot:hard" in wall
+    china = offered("china", "3")
+    assert "bot:learned" not in china and "bot:hard" in china
+    # Back at a count with weights, the strength returns to the menu.
+    assert offered("greatwall", "2") == wall
+    page.context.close()
