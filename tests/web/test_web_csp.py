@@ -65,6 +65,7 @@ def _pages(site: Server) -> list[str]:
         f"/games/{gid}",
         f"/games/{gid}/replay",
         "/rules/china",
+        "/rules/mandarin/data",
         "/learn/greatwall",
         "/learn/silkroad?lang=nl",
     ]
@@ -91,6 +92,17 @@ def test_every_page_carries_the_policy_and_no_inline_script_or_style(site: Serve
         assert not re.search(r"\sstyle=", html), path
         assert not re.search(r"\son[a-z]+=", html), path
         assert "javascript:" not in html, path
+    # The pictures (opened on their own they are documents under the policy too).
+    pictures = 0
+    for title in TITLES:
+        for path in (f"/pictures/{title}.svg", f"/learn/{title}/example.svg"):
+            r = httpx.get(site.base + path, timeout=60)
+            if r.status_code == 404:  # a title without a worked example
+                continue
+            assert r.headers["content-security-policy"] == CONTENT_SECURITY_POLICY, path
+            assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=|<script", r.text), path
+            pictures += 1
+    assert pictures > len(TITLES)  # every title's picture, and some worked examples
     # The static files, the API and a refusal carry it too.
     for path in ("/static/common.js", "/api/games", "/api/games/nosuchgame", "/nowhere"):
         r = httpx.get(site.base + path, timeout=60)
