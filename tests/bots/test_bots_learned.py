@@ -375,3 +375,56 @@ def test_tianxia_play_refuses_a_learned_seat_where_no_weights_ship() -> None:
     result = CliRunner().invoke(app, ["play", "china", "--seats", "human,learned,random"])
     assert result.exit_code == 2
     assert "no trained weights ship for China" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("name", tianxia.list_games())
+def test_the_learned_search_decides_from_its_seats_information_only(name: str) -> None:
+    import random
+
+    game = tianxia.load_game(name)
+    match = Match(game, seed=2)
+    chooser = random.Random(2)
+    checked = differing = 0
+    while not match.state.is_terminal() and checked < 3:
+        if match.state.is_chance_node():
+            match.resolve_chance()
+            continue
+        state, legal = match.state, match.state.legal_actions()
+        if len(legal) > 1 and (checked == 0 or chooser.random() < 0.2):
+            seat = state.current_player()
+            twin = state
+            for k in range(20):  # a world that differs, where anything is hidden
+                twin = state.resample_from_infostate(seat, random.Random(1000 + k))
+                if twin.to_json() != state.to_json():
+                    break
+            assert twin.observation(seat) == state.observation(seat)
+            differing += twin.to_json() != state.to_json()
+            decisions = []
+            for s in (state, twin):
+                bot = tianxia.bots.make("learned", game, seat, seed=17, simulations=30)
+                decisions.append((bot.act(s), bot.explain().splitlines()[1:]))
+            assert decisions[0] == decisions[1]
+            checked += 1
+        match.play(chooser.choice(legal))
+    assert checked >= 1 and differing > 0
+
+
+@pytest.mark.timeout(120)
+def test_self_play_on_a_process_pool_gives_the_games_of_one_process(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from tianxia.bots.learned_train import TrainConfig, train
+
+    config = TrainConfig(
+        game="greatwall", players=2, iterations=1, games=2, simulations=3, hidden=[8], epochs=1
+    )
+    train(config, tmp_path / "pool.npz", workers=2, backend="pool")
+    train(config, tmp_path / "one.npz", workers=1)
+    for seed in (0, 1):
+        with (
+            np.load(tmp_path / "pool.train" / "iteration-0000" / f"game-{seed}.npz") as a,
+            np.load(tmp_path / "one.train" / "iteration-0000" / f"game-{seed}.npz") as b,
+        ):
+            for key in ("obs", "mask", "policy", "value"):
+                np.testing.assert_array_equal(a[key], b[key])
+    with pytest.raises(ValueError, match="backend"):
+        train(config, tmp_path / "x.npz", backend="threads")
