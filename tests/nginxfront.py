@@ -43,9 +43,15 @@ def available() -> bool:
     return Path(NGINX).exists()
 
 
-def site_for(upstream_port: int, port: int, header_timeout: float | None = None) -> str:
+def site_for(
+    upstream_port: int,
+    port: int,
+    header_timeout: float | None = None,
+    per_address: int | None = None,
+) -> str:
     """The shipped site file pointed at a test server, listening on loopback only;
-    `header_timeout` shortens the time a request's headers may take."""
+    `header_timeout` shortens the time a request's headers may take, `per_address`
+    the connections one address may hold."""
     text = SITE.read_text()
 
     def once(pattern: str, new: str, text: str) -> str:
@@ -62,6 +68,12 @@ def site_for(upstream_port: int, port: int, header_timeout: float | None = None)
             f"    client_header_timeout {int(header_timeout * 1000)}ms;",
             text,
         )
+    if per_address is not None:
+        text = once(
+            r"^\s*limit_conn tianxia_per_address \d+;",
+            f"    limit_conn tianxia_per_address {per_address};",
+            text,
+        )
     return text
 
 
@@ -70,12 +82,19 @@ class Nginx:
     folder of its own under /tmp (pytest's folders are closed to other users), removed
     when it stops."""
 
-    def __init__(self, upstream_port: int, header_timeout: float | None = None):
+    def __init__(
+        self,
+        upstream_port: int,
+        header_timeout: float | None = None,
+        per_address: int | None = None,
+    ):
         folder = Path(tempfile.mkdtemp(prefix="tianxia-nginx-"))
         self.folder = folder
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        (folder / "tianxia.conf").write_text(site_for(upstream_port, self.port, header_timeout))
+        (folder / "tianxia.conf").write_text(
+            site_for(upstream_port, self.port, header_timeout, per_address)
+        )
         self.conf = folder / "nginx.conf"
         self.conf.write_text(_MAIN.format(folder=folder))
         self.proc: subprocess.Popen[bytes] | None = None

@@ -26,6 +26,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 HEADER_TIMEOUT = 1.0  # seconds, in the test's configuration (10 s shipped)
+PER_ADDRESS = 4  # connections one address may hold, in the test's configuration (128 shipped)
 
 
 @pytest.fixture
@@ -43,7 +44,11 @@ def front(tmp_path: Path) -> Iterator[tuple[Server, Nginx]]:
     )
     srv.start()
     try:
-        proxy = Nginx(int(srv.base.rsplit(":", 1)[1]), header_timeout=HEADER_TIMEOUT)
+        proxy = Nginx(
+            int(srv.base.rsplit(":", 1)[1]),
+            header_timeout=HEADER_TIMEOUT,
+            per_address=PER_ADDRESS,
+        )
         proxy.start()
         try:
             yield srv, proxy
@@ -131,3 +136,24 @@ def test_quotas_count_the_address_nginx_forwards_not_one_a_client_claims(
         assert r.status_code == 429 and "in the last minute" in r.json()["detail"]
         # Another address behind the same nginx has its own quota.
         assert other.post(url, json=body).status_code == 201
+
+
+def test_one_address_holds_a_bounded_number_of_connections(front: tuple[Server, Nginx]) -> None:
+    _, proxy = front
+    game = create(proxy.base, "greatwall", 2, ["open", "open"])
+    ws_url = proxy.base.replace("http", "ws", 1) + f"/ws/games/{game['id']}"
+    held = [connect(ws_url, open_timeout=10) for _ in range(PER_ADDRESS)]
+    try:
+        with pytest.raises(Exception, match="429"):
+            connect(ws_url, open_timeout=10)
+        # Another address is not held up by this one.
+        with _from("127.0.0.4") as other:
+            assert other.get(proxy.base + "/api/games").status_code == 200
+    finally:
+        for ws in held:
+            ws.close()
+    # Closed, they count no more.
+    deadline = time.monotonic() + 10
+    while httpx.get(proxy.base + "/api/games", timeout=30).status_code == 429:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
