@@ -428,3 +428,25 @@ def test_self_play_on_a_process_pool_gives_the_games_of_one_process(tmp_path: Pa
                 np.testing.assert_array_equal(a[key], b[key])
     with pytest.raises(ValueError, match="backend"):
         train(config, tmp_path / "x.npz", backend="threads")
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_self_play_as_ray_tasks_gives_the_games_of_one_process(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("ray")
+    from tianxia.bots.learned_train import TrainConfig, train
+
+    config = TrainConfig(
+        game="greatwall", players=2, iterations=1, games=2, simulations=3, hidden=[8], epochs=1
+    )
+    train(config, tmp_path / "ray.npz", workers=2, backend="ray")
+    train(config, tmp_path / "one.npz", workers=1)
+    for seed in (0, 1):
+        with (
+            np.load(tmp_path / "ray.train" / "iteration-0000" / f"game-{seed}.npz") as a,
+            np.load(tmp_path / "one.train" / "iteration-0000" / f"game-{seed}.npz") as b,
+        ):
+            for key in ("obs", "mask", "policy", "value"):
+                np.testing.assert_array_equal(a[key], b[key])
