@@ -144,8 +144,8 @@ class Watch:
         page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def _console(self, msg: ConsoleMessage) -> None:
-        if msg.type in ("error", "warning"):
-            self.console.append(f"{msg.type}: {msg.text} ({self.page.url})")
+        # The pages' scripts log nothing: any line is the browser's complaint.
+        self.console.append(f"{msg.type}: {msg.text} ({self.page.url})")
 
     def violations(self) -> list[str]:
         found: list[str] = self.page.evaluate("() => window.__violations || []")
