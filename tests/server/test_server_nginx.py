@@ -157,3 +157,17 @@ def test_one_address_holds_a_bounded_number_of_connections(front: tuple[Server, 
     while httpx.get(proxy.base + "/api/games", timeout=30).status_code == 429:
         assert time.monotonic() < deadline
         time.sleep(0.05)
+
+
+def test_a_trusted_proxy_is_an_address_or_a_network(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tianxia.cli.app import app
+    from tianxia.cli.main import _load_commands
+
+    _load_commands()
+    db = f"sqlite:///{tmp_path / 'tianxia.sqlite3'}"
+    out = CliRunner().invoke(app, ["serve", "--database", db, "--trusted-proxy", "nginx"])
+    assert out.exit_code == 2
+    assert "an address or a network" in out.output and "'nginx'" in out.output
+    assert not (tmp_path / "tianxia.sqlite3").exists()  # refused before anything was made
