@@ -99,7 +99,7 @@ def _box(el: ET.Element, m: _Matrix) -> _Box | None:
 def check_phone(svg: str | ET.Element, phone_width: float = PHONE_WIDTH) -> None:
     """On a phone `phone_width` CSS px wide showing the whole board's width: every spot
     can be tapped (its shapes span at least MIN_TAP each way) and every text is at least
-    MIN_FONT high."""
+    MIN_FONT high, and no two spots' tap areas overlap."""
     root = ET.fromstring(svg) if isinstance(svg, str) else svg
     view_box = [float(v) for v in (root.get("viewBox") or "").split()]
     px = phone_width / view_box[2]  # CSS px per SVG unit
@@ -119,6 +119,127 @@ def check_phone(svg: str | ET.Element, phone_width: float = PHONE_WIDTH) -> None
     for t in root.iter(f"{SVG}text"):
         size = float(t.get("font-size") or 0) * px
         assert size >= MIN_FONT - 0.05, f"{''.join(t.itertext())!r} is {size:.1f} px on a phone"
+    check_taps_apart(root)
+
+
+# A tap area in board units: ("circle", (cx, cy, r)) or ("poly", (x0, y0, x1, y1, ...)).
+_Shape = tuple[str, tuple[float, ...]]
+
+
+def _tap_shapes(el: ET.Element, m: _Matrix, out: list[_Shape]) -> None:
+    """The shapes a spot is tapped on (its drawing and its hit areas, not its text)."""
+    m = _times(m, _transform(el.get("transform")))
+    tag = el.tag.removeprefix(SVG)
+    if tag == "text":
+        return
+    num = lambda k: float(el.get(k) or 0)  # noqa: E731
+    if tag == "circle":
+        scale = math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
+        cx, cy = num("cx"), num("cy")
+        out.append(
+            (
+                "circle",
+                (m[0] * cx + m[2] * cy + m[4], m[1] * cx + m[3] * cy + m[5], num("r") * scale),
+            )
+        )
+    else:
+        if tag == "rect":
+            x, y, w, h = num("x"), num("y"), num("width"), num("height")
+            pts = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+        else:
+            pts = _corners(el)
+        if len(pts) >= 3:
+            flat = [
+                v
+                for px, py in pts
+                for v in (m[0] * px + m[2] * py + m[4], m[1] * px + m[3] * py + m[5])
+            ]
+            out.append(("poly", tuple(flat)))
+    for child in el:
+        _tap_shapes(child, m, out)
+
+
+def _inside(shape: _Shape, x: float, y: float) -> bool:
+    kind, v = shape
+    if kind == "circle":
+        return math.hypot(x - v[0], y - v[1]) < v[2]
+    n = len(v) // 2
+    hit = False
+    for k in range(n):
+        x0, y0, x1, y1 = v[2 * k], v[2 * k + 1], v[2 * ((k + 1) % n)], v[2 * ((k + 1) % n) + 1]
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            hit = not hit
+    return hit
+
+
+def _shape_box(shape: _Shape) -> _Box:
+    kind, v = shape
+    if kind == "circle":
+        return (v[0] - v[2], v[1] - v[2], v[0] + v[2], v[1] + v[2])
+    return (min(v[0::2]), min(v[1::2]), max(v[0::2]), max(v[1::2]))
+
+
+def _meet(a: list[_Shape], b: list[_Shape], box: _Box, slack: float, step: float = 1.0) -> bool:
+    """Some point of `box` (on a grid of `step`) lies inside a shape of each spot, and so
+    do the corners of a square of 2 `slack` about it (two areas that share an edge touch,
+    they do not overlap)."""
+
+    def deep(shapes: list[_Shape], x: float, y: float) -> bool:
+        return all(
+            any(_inside(sh, x + dx, y + dy) for sh in shapes)
+            for dx, dy in (
+                (0, 0),
+                (-slack, -slack),
+                (slack, -slack),
+                (-slack, slack),
+                (slack, slack),
+            )
+        )
+
+    x = box[0] + step / 2
+    while x < box[2]:
+        y = box[1] + step / 2
+        while y < box[3]:
+            if deep(a, x, y) and deep(b, x, y):
+                return True
+            y += step
+        x += step
+    return False
+
+
+def check_taps_apart(svg: str | ET.Element, slack: float = 0.5) -> None:
+    """No two spots' tap areas overlap (by more than `slack` units each way): a tap lands
+    on one thing, never on a piece that lies under another's area."""
+    root = ET.fromstring(svg) if isinstance(svg, str) else svg
+    found: list[tuple[str, list[_Shape], _Box]] = []
+
+    def walk(el: ET.Element, m: _Matrix) -> None:
+        m = _times(m, _transform(el.get("transform")))
+        for child in el:
+            if "spot" in (child.get("class") or "").split():
+                shapes: list[_Shape] = []
+                _tap_shapes(child, m, shapes)
+                boxes = [_shape_box(sh) for sh in shapes]
+                outer = (
+                    min(b[0] for b in boxes),
+                    min(b[1] for b in boxes),
+                    max(b[2] for b in boxes),
+                    max(b[3] for b in boxes),
+                )
+                found.append((child.get("aria-label") or "", shapes, outer))
+            walk(child, m)  # a spot inside a spot is caught as an overlap
+
+    walk(root, (1, 0, 0, 1, 0, 0))
+    found.sort(key=lambda f: f[2][0])
+    for i, (la, sa, ba) in enumerate(found):
+        for lb, sb, bb in found[i + 1 :]:
+            if bb[0] >= ba[2] - slack:
+                break
+            common = (max(ba[0], bb[0]), max(ba[1], bb[1]), min(ba[2], bb[2]), min(ba[3], bb[3]))
+            if common[2] - common[0] <= slack or common[3] - common[1] <= slack:
+                continue
+            inner = (common[0] + slack, common[1] + slack, common[2] - slack, common[3] - slack)
+            assert not _meet(sa, sb, inner, slack), f"the tap areas of {la!r} and {lb!r} overlap"
 
 
 def _text_boxes(el: ET.Element, m: _Matrix, out: list[tuple[str, _Box]]) -> None:

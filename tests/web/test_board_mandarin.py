@@ -278,7 +278,7 @@ def test_the_status_says_when_cashing_in_is_open_after_the_roll() -> None:
     assert isinstance(g, Mandarin)
     owner = [-1] * len(TABLES.tile_names)
     owner[tile("rat-red")] = owner[tile("rat-blue")] = 0
-    s = g.position(sign=(0, 6, 10), pos=(1, 19, 31), phase=Phase.DIE, owner=owner)
+    s: State = g.position(sign=(0, 6, 10), pos=(1, 19, 31), phase=Phase.DIE, owner=owner)
     for action in ("die 2", "face up", "tile ox-red"):
         s = s.apply(action)
     assert s.current_player() == 0 and "cash rat-red" in [str(a) for a in s.legal_actions()]
@@ -394,3 +394,40 @@ def test_the_legend_explains_the_pagoda_and_the_rings_marks() -> None:
     words = " ".join(t.text or "" for t in legend.iter(f"{SVG}text"))
     for term in ("pagoda", "face down", "holds the sector", "whose turn"):
         assert term in words
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de"])
+def test_the_lot_heading_stays_inside_its_box(lang: str) -> None:
+    """One tile drawn is narrower than "drawn this turn": the box grows to its words (on
+    a phone and a desk alike, as the board scales as one drawing)."""
+    from tianxia.web.i18n import gettext_for
+
+    owner = list(mid_game().owner)
+    owner[tile("goat-yellow")] = LOT
+    state = mid_game(
+        phase="auction",
+        actor=0,
+        owner=owner,
+        lot=(tile("goat-yellow"),),
+        holes=0,
+        seller=-1,
+        high=600,
+        bidder=2,
+        out=0b1000,
+        last_roll=5,
+        rolls=1,
+    )
+    board = render(state.game, state.envelope(0, 1), [], gettext_for(lang))
+    root = ET.fromstring(board.svg)
+    (lot,) = [g for g in root.iter(f"{SVG}g") if g.get("id") == "mn-lot"]
+    box = next(lot.iter(f"{SVG}rect"))
+    left = float(box.get("x") or 0)
+    right = left + float(box.get("width") or 0)
+    heading = next(
+        t for t in lot.iter(f"{SVG}text") if t.text == gettext_for(lang)("drawn this turn")
+    )
+    size = float(heading.get("font-size") or 0)
+    # As board_checks measures a label: wide enough for the common sans-serif fonts.
+    half = len(heading.text or "") * size * 0.55 / 2
+    centre = float(heading.get("x") or 0)
+    assert left <= centre - half and centre + half <= right, (lang, left, right, half)

@@ -54,6 +54,8 @@ TAP = s.tappable(WIDTH)
 DESK_WIDTH = 640.0  # CSS px on a wide screen: text some 20 px high, not stretched to the page
 MAP_TOP = 78.0  # the title and two lines of the awaited decision above the map
 SCALE = 5.5  # layout units to SVG units
+DRAGON_R = 47.0  # a circle around a dragon's tap area (its box and the hit square)
+DRAGON_DY = 5.0  # that circle's centre below the dragon's name
 FIELD_R = 13.0
 HOUSE_R = 12.5
 ENVOY_R = 5.5
@@ -84,6 +86,57 @@ def _text(
 def _xy(p: Sequence[float]) -> tuple[float, float]:
     # The outermost fields' tap circles end at the board's edges, not beyond them.
     return 24.0 + (p[0] - 4.0) * SCALE, MAP_TOP + (p[1] - 2.0) * SCALE
+
+
+Spread = tuple[list[tuple[float, float]], list[tuple[float, float]], float]
+# The map's places, per map: spread once, as a map does not change.
+_SPREAD: dict[str, Spread] = {}
+
+
+def _spread(layout: Mapping[str, Any]) -> Spread:
+    """The fields and dragons where the map draws them, and the map's bottom.
+
+    The printed board puts fields closer than a finger on a phone: the places are pushed
+    apart, each pair along the line between them, until no two tap areas meet (a field's
+    is a circle of TAP across, a dragon's box lies inside a circle of DRAGON_R); sideways
+    only within the board, so a crowded map grows downwards, never wider.
+    """
+    key = f"{layout.get('side')} {layout['dragons']} {[f['xy'] for f in layout['fields']]}"
+    if key in _SPREAD:
+        return _SPREAD[key]
+    fields = [list(_xy(f["xy"])) for f in layout["fields"]]
+    dragons = [list(_xy(d)) for d in layout["dragons"]]
+    # A dragon's tap area is centred a little below its name.
+    pts = fields + [[x, y + DRAGON_DY] for x, y in dragons]
+    radius = [TAP / 2 + 0.5] * len(fields) + [DRAGON_R] * len(dragons)
+    for _round in range(400):
+        moved = False
+        for i in range(len(pts)):
+            for j in range(i + 1, len(pts)):
+                a, b = pts[i], pts[j]
+                dx, dy = b[0] - a[0], b[1] - a[1]
+                d = math.hypot(dx, dy)
+                short = radius[i] + radius[j] - d
+                if short <= 0:
+                    continue
+                moved = True
+                ux, uy = (dx / d, dy / d) if d > 1e-6 else (0.0, 1.0)
+                step = short / 2 + 0.25
+                a[0] -= ux * step
+                a[1] -= uy * step
+                b[0] += ux * step
+                b[1] += uy * step
+        for k, p in enumerate(pts):
+            p[0] = min(WIDTH - radius[k] - 1, max(radius[k] + 1, p[0]))
+        if not moved:
+            break
+    top = min(p[1] - r for p, r in zip(pts, radius, strict=True))
+    lift = top - (MAP_TOP + 4)
+    at = [(x, y - lift) for x, y in pts[: len(fields)]]
+    drawn = [(x, y - lift - DRAGON_DY) for x, y in pts[len(fields) :]]
+    bottom = max(p[1] + r for p, r in zip(pts, radius, strict=True)) - lift + 8
+    _SPREAD[key] = (at, drawn, bottom)
+    return _SPREAD[key]
 
 
 def _hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -319,8 +372,7 @@ def _map(board: BoardInput, places: _Places, _: Callable[[str], str]) -> list[st
     provinces: list[dict[str, Any]] = body["provinces"]
     owners: list[int] = body["fields"]
     forts = set(body.get("forts") or ())
-    at = [_xy(f["xy"]) for f in fields]
-    dragons = [_xy(d) for d in layout["dragons"]]
+    at, dragons, _bottom = _spread(layout)
     turn_province = (body.get("turn") or {}).get("province")
     out: list[str] = []
 
@@ -795,7 +847,7 @@ def render(board: BoardInput) -> Board:
     parts.append(f'<g class="prompt">{prompt}</g>')
 
     parts += _map(board, places, _)
-    map_bottom = MAP_TOP + 84 * SCALE
+    map_bottom = _spread(layout)[2]
     parts += _seats(board, places, map_bottom, _)
     seats_bottom = map_bottom + 34 + ROW_H * body["players"]
     cards, bottom = _cards(board, seats_bottom, places, _)

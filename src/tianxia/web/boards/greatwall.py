@@ -56,7 +56,9 @@ TILE = 36.0  # a face-up fame tile
 TILE_BAND = 46.0
 CARD_H = 28.0
 COVER_STEP = 20.0  # a card on top shows this much of the one it covers
-PLACE_GAP = 5.0
+# Between two card places: a place's tap area (TAP high about a card CARD_H high) ends
+# where the next one's begins, so a tap on a phone lands on one place.
+PLACE_GAP = TAP - CARD_H
 SEAT_ROW = 46.0  # name and fame; then hand, deck and the tiles won
 HAND_W, HAND_H = 72.0, 54.0
 HAND_PER_ROW = 5

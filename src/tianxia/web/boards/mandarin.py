@@ -67,7 +67,10 @@ COLUMN = (WIDTH - 2 * MARGIN) / BAND
 TILE_W = 80.0  # a tile in a collection
 LOT_TILE_W = 76.0  # a tile lying in the middle of the ring
 TILE_H = 30.0
-TILE_STEP = 34.0
+TILE_STEP = 34.0  # rows of the lot in the ring's middle
+# A collection's tiles one under another: a tile's tap area (TAP high) ends where the
+# next one's begins.
+STACK_STEP = TAP
 SEAT_LINE = 50.0  # name, sign and purse; then what the seat is doing
 BAND_HEAD = 22.0  # the animals' names over their tiles
 PANEL_GAP = 6.0
@@ -495,7 +498,9 @@ class _Drawing:
             return ""
         top = CY + 12
         rows = (count + LOT_PER_ROW - 1) // LOT_PER_ROW
-        width = min(count, LOT_PER_ROW) * (LOT_TILE_W + 4) - 4
+        heading = self._("drawn this turn")
+        # As wide as its tiles, or as its heading (one tile is narrower than the words).
+        width = max(min(count, LOT_PER_ROW) * (LOT_TILE_W + 4) - 4, text_width(heading, FONT))
         left = CX - width / 2
         box = (left - 6, top - 28, width + 12, rows * TILE_STEP + 34)
         inner = [
@@ -503,7 +508,7 @@ class _Drawing:
             f'height="{box[3]:.1f}" rx="5" fill="#fffaf0" '
             + (HINT if self.actions.lot else f'stroke="{MUTED}" stroke-width="1"')
             + "/>",
-            text(CX, top - 9, self._("drawn this turn"), size=FONT),
+            text(CX, top - 9, heading, size=FONT),
         ]
         shown: list[str | None] = [*face_up, *([None] * face_down)]
         for i, name in enumerate(shown):
@@ -664,7 +669,7 @@ class _Drawing:
         bands = [self.animals[i : i + BAND] for i in range(0, len(self.animals), BAND)]
         rows = [max(len(by_animal.get(a, [])) for a in band) for band in bands]
         if tiles:
-            height = SEAT_LINE + sum(BAND_HEAD + r * TILE_STEP + 6 for r in rows) + 4
+            height = SEAT_LINE + sum(BAND_HEAD + r * STACK_STEP + 6 for r in rows) + 4
         else:
             height = SEAT_LINE + BAND_HEAD + 8
         own = seat == self.viewer
@@ -715,7 +720,7 @@ class _Drawing:
                 ink = "#ffffff" if held else (INK if stack else MUTED)
                 out.append(text(cx, y + 16, self._(animal), size=FONT, fill=ink))
                 for i, tile in enumerate(stack):
-                    tx, ty = cx - TILE_W / 2, y + BAND_HEAD + 2 + i * TILE_STEP
+                    tx, ty = cx - TILE_W / 2, y + BAND_HEAD + 2 + i * STACK_STEP
                     actions = self.actions.tile.get(tile, [])
                     inner = self.tile(tile, tx, ty)
                     if actions:
@@ -731,7 +736,7 @@ class _Drawing:
                             actions, inner, label, f"mn-tile-{tile}", (tx, ty, TILE_W, TILE_H)
                         )
                     )
-            y += BAND_HEAD + band_rows * TILE_STEP + 6
+            y += BAND_HEAD + band_rows * STACK_STEP + 6
         if not tiles:
             out.append(
                 text(CX, top + SEAT_LINE + 16, self._("no tiles yet"), size=FONT, fill=MUTED)
