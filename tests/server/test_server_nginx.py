@@ -5,6 +5,7 @@ server counts its quotas by the address nginx forwards, never by one a client cl
 
 from __future__ import annotations
 
+import contextlib
 import random
 import socket
 import time
@@ -142,16 +143,14 @@ def test_one_address_holds_a_bounded_number_of_connections(front: tuple[Server, 
     _, proxy = front
     game = create(proxy.base, "greatwall", 2, ["open", "open"])
     ws_url = proxy.base.replace("http", "ws", 1) + f"/ws/games/{game['id']}"
-    held = [connect(ws_url, open_timeout=10) for _ in range(PER_ADDRESS)]
-    try:
+    with contextlib.ExitStack() as held:
+        for _ in range(PER_ADDRESS):
+            held.enter_context(connect(ws_url, open_timeout=10))
         with pytest.raises(Exception, match="429"):
             connect(ws_url, open_timeout=10)
         # Another address is not held up by this one.
         with _from("127.0.0.4") as other:
             assert other.get(proxy.base + "/api/games").status_code == 200
-    finally:
-        for ws in held:
-            ws.close()
     # Closed, they count no more.
     deadline = time.monotonic() + 10
     while httpx.get(proxy.base + "/api/games", timeout=30).status_code == 429:
