@@ -110,9 +110,9 @@ def test_a_finished_games_replay_carries_the_bots_reasons(site: Server) -> None:
     german = httpx.get(f"{site.base}/api/games/{gid}/replay", params={"lang": "de"}).json()
     assert all(w.startswith(("Wählte", "Spielte")) for w in german["why"].values())
     # The seats by name in the reader's language, in the answer and the "Seen by" list.
-    assert german["names"] == ["Bot (zufällig)", "Bot (zufällig)"], german["names"]
+    assert german["names"] == ["Bot A (zufällig)", "Bot B (zufällig)"], german["names"]
     page = httpx.get(f"{site.base}/games/{gid}/replay", params={"lang": "de"}).text
-    assert '<option value="1">Bot (zufällig)</option>' in page
+    assert '<option value="1">Bot B (zufällig)</option>' in page
     assert ">P1<" not in page
     assert data["board"].startswith("<svg")
     assert (
