@@ -399,3 +399,53 @@ def test_the_legend_explains_the_maps_symbols() -> None:
     words = " ".join(_texts(legend))
     for term in ("house field", "road", "alliance", "scored", "emissaries"):
         assert term in words
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de"])
+def test_the_title_fits_the_board_in_every_language(lang: str) -> None:
+    """ "China · speelbordzijde 4-5 · gereconstrueerd speelbord" is wider than the board:
+    it takes two lines rather than running off its edge, and nothing drawn under it meets
+    it."""
+    from tianxia.web.i18n import gettext_for
+
+    from .board_checks import check_labels_apart, check_phone
+
+    game = load_game("china", 4)
+    match = Match(game, seed=3)
+    board = render(game, match.state.envelope(0, match.seq), [], gettext_for(lang), NAMES[:4])
+    root = ET.fromstring(board.svg)
+    width = float((root.get("viewBox") or "").split()[2])
+    titles = [t for t in root.iter(f"{SVG}text") if t.get("font-weight") == "bold"][:2]
+    assert "China" in "".join(titles[0].itertext())
+    for t in root.iter(f"{SVG}text"):
+        words = "".join(t.itertext())
+        if t.get("text-anchor") != "start":
+            continue
+        # As board_checks measures a label: near enough to how the common fonts set it.
+        factor = 0.6 if t.get("font-weight") == "bold" else 0.55
+        right = float(t.get("x") or 0) + len(words) * float(t.get("font-size") or 0) * factor
+        assert right <= width, f"{words!r} runs off the board ({right:.0f} > {width:.0f})"
+    check_labels_apart(root)
+    check_phone(root)
+
+
+@pytest.mark.parametrize(
+    ("lang", "marks"),
+    [
+        ("en", {"violet": "V", "yellow": "Y", "orange": "O", "red": "R", "green": "G"}),
+        ("nl", {"violet": "P", "yellow": "Ge", "orange": "O", "red": "R", "green": "Gr"}),
+        ("de", {"violet": "V", "yellow": "Ge", "orange": "O", "red": "R", "green": "Gr"}),
+    ],
+)
+def test_a_card_is_marked_in_the_readers_language(lang: str, marks: dict[str, str]) -> None:
+    """Paars, geel, groen: the colour's own start, two letters where two colours share
+    one, never the English initial."""
+    from tianxia.web.i18n import gettext_for
+
+    game = load_game("china", 3)
+    match = Match(game, seed=2)
+    board = render(game, match.state.envelope(0, match.seq), [], gettext_for(lang))
+    root = ET.fromstring(board.svg)
+    for colour, mark in marks.items():
+        (pile,) = [g for g in root.iter(f"{SVG}g") if g.get("id") == f"ch-discard-{colour}"]
+        assert _texts(pile)[0] == mark

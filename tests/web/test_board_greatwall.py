@@ -329,3 +329,39 @@ def test_the_legend_explains_the_walls_symbols() -> None:
     words = " ".join("".join(t.itertext()) for t in legend.iter(f"{SVG}text"))
     for term in ("fame tile", "dragon", "total", "play here"):
         assert term in words
+
+
+@pytest.mark.parametrize("lang", ["nl", "de"])
+def test_the_prompt_is_in_the_readers_words_in_every_phase(lang: str) -> None:
+    """The awaited decision is written from the observation in words, through the
+    catalogue: in Dutch and German no prompt is the English one, and none is the
+    engine's notation or its own English `pending` sentence."""
+    from tianxia.web.i18n import gettext_for
+
+    def prompt(svg: str) -> str:
+        root = ET.fromstring(svg)
+        (g,) = [e for e in root.iter(f"{SVG}g") if e.get("class") == "prompt"]
+        return " ".join("".join(t.itertext()) for t in g.iter(f"{SVG}text"))
+
+    game = load_game("greatwall", 3)
+    match = Match(game, seed=4)
+    rng = random.Random(4)
+    phases: set[str] = set()
+    for _ in range(250):
+        state = match.state
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+        viewer = seat if seat >= 0 else None
+        view = state.envelope(viewer, match.seq)
+        english = prompt(render(game, view, [], names=NAMES[:3]).svg)
+        translated = prompt(render(game, view, [], gettext_for(lang), NAMES[:3]).svg)
+        assert translated != english, english
+        assert str(view["body"].get("pending") or "\0") not in translated
+        phases.add(str(view["body"]["phase"]))
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            match.play(rng.choice(state.legal_actions()))
+    assert len(phases) >= 3, phases

@@ -146,3 +146,36 @@ def test_every_prompt_and_log_line_names_the_right_seat(name: str, players: int)
             else:
                 match.play(rng.choice(state.legal_actions()))
             _check_events(name, match, seq, lang)
+
+
+# Strings a board writes that were once missing from a catalogue: China's deal line,
+# Mandarin's fallback line, the Emperor's card group, the Silk Road's city and hand size.
+ONCE_MISSING = (
+    "Dealing the cards",
+    "{actor} decides",
+    "economy",
+    "Byzantium",
+    "water",
+    "hand {n}",
+)
+
+
+@pytest.mark.parametrize("text", ONCE_MISSING)
+def test_a_board_string_is_in_every_catalogue_and_marked_by_the_pseudo_locale(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from babel.messages.pofile import read_po
+
+    from tianxia.web.i18n import LOCALE, OPEN, PSEUDO_SWITCH, translations
+
+    for lang in ("nl", "de"):
+        with (LOCALE / lang / "LC_MESSAGES" / "tianxia.po").open("rb") as f:
+            entry = read_po(f).get(text)
+        assert entry is not None and entry.string and "fuzzy" not in entry.flags, (lang, text)
+    monkeypatch.setenv(PSEUDO_SWITCH, "1")
+    translations.cache_clear()
+    try:
+        assert gettext_for("xx")(text).startswith(OPEN)
+    finally:
+        monkeypatch.delenv(PSEUDO_SWITCH)
+        translations.cache_clear()

@@ -43,8 +43,8 @@ TINTS = {
 }
 # Lettering on the printed colours: ink where white would not stand out.
 ON_INK = {"violet": "#fff", "yellow": s.INK, "orange": s.INK, "red": "#fff", "green": "#fff"}
-# Colour is never the only clue: every card also carries its initial or its name.
-INITIALS = {c: c[0].upper() for c in COLOURS}
+# Colour is never the only clue: every card also carries its name or its initials in
+# the reader's language (svg.initials: "Ge" and "Gr" where two colours share a letter).
 
 WIDTH = 520.0
 # On a phone the board spans 390 CSS px: no text below 12 px there, no tap target
@@ -62,7 +62,7 @@ ENVOY_R = 5.5
 CARD_W, CARD_H = 72.0, 84.0
 DISPLAY_H = 112.0  # the display's cards, or the five discard piles beside them
 ROW_H = 52.0  # a seat: name, Emperor and points; then its hand and what it has left
-MINI_W, MINI_H = 18.0, 24.0
+MINI_W, MINI_H = 22.0, 24.0  # two letters wide
 GREY = "#6f675a"  # muted, yet dark enough for small text on the paper
 
 
@@ -344,7 +344,7 @@ def _card(
     return f'<g class="card{extra}" data-colour="{colour}">{"".join(parts)}</g>'
 
 
-def _mini(x: float, y: float, colour: str | None, ident: str) -> str:
+def _mini(x: float, y: float, colour: str | None, ident: str, mark: Mapping[str, str]) -> str:
     """A small card in a seat's row: face down, or face up when the table knows it."""
     if colour is None:
         return (
@@ -355,7 +355,7 @@ def _mini(x: float, y: float, colour: str | None, ident: str) -> str:
         f'<g id="{ident}" class="mini" data-colour="{colour}"><title>{s.esc(colour)}</title>'
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{MINI_W:.1f}" height="{MINI_H:.1f}" rx="2" '
         f'fill="{INKS[colour]}" stroke="{s.INK}" stroke-width="0.8"/>'
-        + _text(x + MINI_W / 2, y + 17.5, INITIALS[colour], FONT, fill=ON_INK[colour], bold=True)
+        + _text(x + MINI_W / 2, y + 17.5, mark[colour], FONT, fill=ON_INK[colour], bold=True)
         + "</g>"
     )
 
@@ -561,6 +561,7 @@ def _status(board: BoardInput, _: Callable[[str], str]) -> str:
 
 def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], str]) -> list[str]:
     body = board.body
+    marks = s.initials({c: _(c) for c in COLOURS})
     viewer = board.seat
     n: int = body["players"]
     current = body.get("current_player")
@@ -619,7 +620,7 @@ def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], st
             faces = [c for c in COLOURS for _k in range(known.get(c, 0))]
         faces = (faces + [None] * size)[:size]
         for k, colour in enumerate(faces):
-            row.append(_mini(52 + (MINI_W + 3) * k, cy2 - 12, colour, f"ch-mini-{seat}-{k}"))
+            row.append(_mini(52 + (MINI_W + 3) * k, cy2 - 12, colour, f"ch-mini-{seat}-{k}", marks))
         row.append(_text(52 + (MINI_W + 3) * len(faces) + 4, cy2 + 6, size, FONT, "start", GREY))
         if final:
             f = final[seat]
@@ -639,6 +640,7 @@ def _cards(
     board: BoardInput, top: float, places: _Places, _: Callable[[str], str]
 ) -> tuple[list[str], float]:
     body = board.body
+    marks = s.initials({c: _(c) for c in COLOURS})
     viewer = board.seat
     names: dict[str, list[str]] = {c: [] for c in COLOURS}
     for prov in body["provinces"]:
@@ -697,17 +699,20 @@ def _cards(
             )
         )
     px = dx + CARD_W + 10
-    out.append(_text(px, top + 20, _("Discards"), FONT, anchor="start", bold=True))
+    # A long word (Aflegstapel, Ablagestapel) starts further left rather than run off.
+    heading = _("Discards")
+    hx = min(px, WIDTH - 6 - len(heading) * FONT * 0.6)
+    out.append(_text(hx, top + 20, heading, FONT, anchor="start", bold=True))
     discards: Mapping[str, int] = body["discards"]
     for k, colour in enumerate(COLOURS):
         cy = y - 4 + 21 * k
         mark = places.mark("discard", colour)
         out.append(
             f'<g class="discard{mark}" id="ch-discard-{colour}">'
-            f'<rect x="{px:.1f}" y="{cy:.1f}" width="18" height="19" rx="2" '
+            f'<rect x="{px:.1f}" y="{cy:.1f}" width="22" height="19" rx="2" '
             f'fill="{INKS[colour]}" stroke="{s.INK}" stroke-width="0.6"/>'
-            + _text(px + 9, cy + 15, INITIALS[colour], FONT, fill=ON_INK[colour], bold=True)
-            + _text(px + 23, cy + 15, f"{discards.get(colour, 0)}", FONT, anchor="start")
+            + _text(px + 11, cy + 15, marks[colour], FONT, fill=ON_INK[colour], bold=True)
+            + _text(px + 27, cy + 15, f"{discards.get(colour, 0)}", FONT, anchor="start")
             + "</g>"
         )
 
@@ -831,21 +836,30 @@ def render(board: BoardInput) -> Board:
     head = _("China") + " · " + _("board {side}").format(side=layout.get("side", ""))
     if layout.get("reconstructed"):
         head += " · " + _("reconstructed map")
-    parts.append(_text(14, 24, head, FONT + 1, anchor="start", bold=True))
+    # A long title (Dutch, German) takes two lines; all below moves down by the second.
+    heads = s.wrap(head, FONT + 1, WIDTH - 28, bold=True)
+    for k, line in enumerate(heads):
+        parts.append(_text(14, 24 + 22 * k, line, FONT + 1, anchor="start", bold=True))
+    drop = 22.0 * (len(heads) - 1)
     status = _status(board, _)
     lines = s.wrap(status, FONT, WIDTH - 28)
     if body.get("last_round") and body.get("phase") != "over":
         flag = _("LAST ROUND")
-        room = WIDTH - 28 - s.text_width(head, FONT + 1, bold=True) - 16
+        room = WIDTH - 28 - s.text_width(heads[-1], FONT + 1, bold=True) - 16
         if s.text_width(flag, FONT, bold=True) <= room:
-            parts.append(_text(WIDTH - 14, 24, flag, FONT, anchor="end", fill="#b00020", bold=True))
+            parts.append(
+                _text(WIDTH - 14, 24 + drop, flag, FONT, anchor="end", fill="#b00020", bold=True)
+            )
         else:
             lines = s.wrap(f"{flag} · {status}", FONT, WIDTH - 28)
     prompt = "".join(
-        _text(14, 48 + 21 * k, line, FONT, anchor="start") for k, line in enumerate(lines[:2])
+        _text(14, 48 + drop + 21 * k, line, FONT, anchor="start")
+        for k, line in enumerate(lines[:2])
     )
     parts.append(f'<g class="prompt">{prompt}</g>')
 
+    if drop:
+        parts.append(f'<g class="below-title" transform="translate(0,{drop:.0f})">')
     parts += _map(board, places, _)
     map_bottom = _spread(layout)[2]
     parts += _seats(board, places, map_bottom, _)
@@ -854,5 +868,8 @@ def render(board: BoardInput) -> Board:
     parts += cards
     legend, bottom = _legend(board, bottom, _)
     parts += legend
+    if drop:
+        parts.append("</g>")
+        bottom += drop
     title = _("China") + ": " + status
     return Board(s.document(WIDTH, bottom, parts, title, DESK_WIDTH), places.placed)

@@ -24,6 +24,7 @@ from tianxia.web.boards.svg import (
     INK,
     document,
     esc,
+    initials,
     readable,
     seat_colour,
     seat_marker,
@@ -89,7 +90,7 @@ LEGEND_BORDER = {
 VERB = {"colonise": N_("colonise"), "attack": N_("attack")}
 CARD_W = 88.0
 CARD_H = 44.0
-MARKER = {  # letter, fill
+MARKER = {  # English letter (the reader's comes from the marker's name), fill
     "city": ("C", "#c0392b"),
     "mine": ("M", "#6d6d6d"),
     "agriculture": ("A", "#2e8b3a"),
@@ -476,11 +477,14 @@ def _obstacle_sign(obstacle: str, cx: float, cy: float) -> str:
 def _markers(markers: Mapping[str, int], right: float, y: float, _: Callable[[str], str]) -> str:
     out = []
     x = right
+    # The markers' letters in the reader's language (stad S, mijn M, landbouw L).
+    letters = initials({k: _(MARKER_NAME[k]) for k in MARKER})
     for kind in reversed(list(markers)):
         n = int(markers[kind])
         if not n:
             continue
-        letter, fill = MARKER.get(kind, (kind[:1].upper(), "#555"))
+        fill = MARKER[kind][1] if kind in MARKER else "#555"
+        letter = letters.get(kind, kind[:1].upper())
         label = letter if n == 1 else f"{letter}{n}"
         w = 13.0 + 7.0 * (len(label) - 1)
         x -= w + 2
@@ -592,9 +596,10 @@ def _legend(y: float, _: Callable[[str], str]) -> tuple[str, float]:
             "" if key == "normal" else _obstacle_sign(key, 15, -4)
         )
         items.append((30, sign, _(LEGEND_BORDER[key])))
-    for kind, (letter, fill) in MARKER.items():
+    letters = initials({k: _(MARKER_NAME[k]) for k in MARKER})
+    for kind, (_letter, fill) in MARKER.items():
         sign = f'<rect x="0" y="-11" width="14" height="15" rx="2" fill="{fill}"/>' + text(
-            7, 1, letter, FONT, fill="#fff", font_weight="bold"
+            7, 1, letters[kind], FONT, fill="#fff", font_weight="bold"
         )
         items.append((14, sign, _(MARKER_NAME[kind])))
     sign = (

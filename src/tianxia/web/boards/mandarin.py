@@ -281,7 +281,8 @@ class _Drawing:
             "reveal": _("the face-down tiles are turned over"),
         }
         debtor = int(b.get("debtor", -1))
-        line = lines.get(phase, str(b.get("prompt", "")))
+        # A phase without words of its own still reads in the reader's language.
+        line = lines.get(phase, _("{actor} decides"))
         if phase != "start" and self.actions.cash:
             # Cashing in is open on turn whenever the seat holds tiles (MA-2.1), not
             # only before the roll; the tiles to click are easy to miss otherwise.

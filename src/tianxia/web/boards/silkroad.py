@@ -28,6 +28,7 @@ from tianxia.web.boards.svg import (
     document,
     esc,
     hit,
+    initials,
     readable,
     seat_colour,
     seat_marker,
@@ -257,6 +258,10 @@ class Painter:
         self._ = board.gettext
         self.names = board.names
         self.placed: set[str] = set()
+        # A merchant's mark in the reader's language ("Ge" and "Gr": geel, groen).
+        self.marks = initials(
+            {str(m["colour"]): self._(str(m["colour"])) for m in self.obs["merchants"]}
+        )
         self.length = int(self.layout.get("length", 80))
         self.starts: list[str] = list(self.layout.get("start_fields", ["A", "B", "C"]))
         self.cards: list[Mapping[str, Any]] = list(self.layout.get("cards", []))
@@ -592,7 +597,7 @@ class Painter:
                 f'stroke-width="{2.5 if actions else 1}"/>',
                 f'<rect x="{x + 6:.1f}" y="{y + 8:.1f}" width="22" height="30" rx="3" '
                 f'fill="{fill}" stroke="{INK}"/>',
-                text(x + 17, y + 28, _(colour)[:1].upper(), 13, fill=letter, font_weight="bold"),
+                text(x + 17, y + 28, self.marks[colour], 13, fill=letter, font_weight="bold"),
                 seat_marker(owner, x + 44, y + 23, 9, size=FONT),
                 text(x + 58, y + 20, _(colour), 13, "start", font_weight="bold"),
                 text(x + CHIP_W - 6, y + 20, where, FONT, "end"),
@@ -865,7 +870,7 @@ class Painter:
                 text(
                     lx,
                     ly + 4,
-                    _(str(m["colour"]))[:1].upper(),
+                    self.marks[str(m["colour"])],
                     FONT,
                     fill=letter,
                     font_weight="bold",

@@ -46,6 +46,20 @@ def named(sentence: str, names: Sequence[str]) -> str:
     return SEAT_WORD.sub(lambda m: seat_name(names, int(m.group(1)) - 1), sentence)
 
 
+def initials(words: dict[str, str]) -> dict[str, str]:
+    """Each key's mark in the reader's language: the shortest start of its word that no
+    other word starts with ("geel" Ge, "groen" Gr, "rood" R), so a card reads without
+    its colour in Dutch and German as in English."""
+    out = {}
+    for key, word in words.items():
+        others = [w.casefold() for k, w in words.items() if k != key]
+        n = 1
+        while n < len(word) and any(o.startswith(word[:n].casefold()) for o in others):
+            n += 1
+        out[key] = word[:1].upper() + word[1:n]
+    return out
+
+
 def seat_colour(seat: int) -> str:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
