@@ -87,7 +87,7 @@ test: $(STAMP) $(NATIVE) system-deps
 	$(BIN)/ruff check src tests setup.py
 	$(BIN)/ruff format --check src tests setup.py
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=40
 	TIANXIA_PURE=1 $(BIN)/python -m pytest -n 2 --dist loadgroup tests/golden tests/conformance
 
 # The slow tests, and the reliability harnesses at ten times their CI sizes.
