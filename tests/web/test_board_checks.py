@@ -60,3 +60,12 @@ def test_tap_areas_that_only_touch_pass() -> None:
         '<polygon points="100,150 200,190 100,190"/>', "b"
     )
     check_taps_apart(SVG_OPEN + ring + sectors + "</svg>")
+
+
+def test_a_cards_mark_stays_inside_the_pseudo_locales_markers() -> None:
+    from tianxia.web.boards.svg import initials
+
+    plain = initials({"green": "green", "grey": "grey", "red": "red"})
+    assert plain == {"green": "Gree", "grey": "Grey", "red": "R"}
+    marked = initials({"green": "⟦green⟧", "grey": "⟦grey⟧", "red": "⟦red⟧"})
+    assert marked == {"green": "⟦Gree⟧", "grey": "⟦Grey⟧", "red": "⟦R⟧"}

@@ -50,13 +50,18 @@ def initials(words: dict[str, str]) -> dict[str, str]:
     """Each key's mark in the reader's language: the shortest start of its word that no
     other word starts with ("geel" Ge, "groen" Gr, "rood" R), so a card reads without
     its colour in Dutch and German as in English."""
+    # The pseudo-locale's markers wrap each word: the mark is cut from the word inside
+    # them and wrapped again, so it still reads as translated.
+    wrapped = all(w.startswith("⟦") and w.endswith("⟧") for w in words.values())
+    plain = {k: w[1:-1] if wrapped else w for k, w in words.items()}
     out = {}
-    for key, word in words.items():
-        others = [w.casefold() for k, w in words.items() if k != key]
+    for key, word in plain.items():
+        others = [w.casefold() for k, w in plain.items() if k != key]
         n = 1
         while n < len(word) and any(o.startswith(word[:n].casefold()) for o in others):
             n += 1
-        out[key] = word[:1].upper() + word[1:n]
+        mark = word[:1].upper() + word[1:n]
+        out[key] = f"⟦{mark}⟧" if wrapped else mark
     return out
 
 
