@@ -75,7 +75,9 @@ _MARKS = """k => {
   return {
     pressed: !!pick && pick.getAttribute('aria-pressed') === 'true',
     chosen: pick ? actions(pick) : [],
-    targets: [...document.querySelectorAll('.board-wrap .spot.target')].map(actions),
+    // A pick that is a place too (data-into) is a target by the moves that go there.
+    targets: [...document.querySelectorAll('.board-wrap .spot.target')].map(
+      e => [...actions(e), ...JSON.parse(e.dataset.into || '[]')]),
     own: document.querySelectorAll('#moves button.move:not([disabled])').length,
   };
 }"""

@@ -304,14 +304,14 @@ def test_a_long_list_shows_ten_until_asked_and_a_refresh_keeps_the_focus(
     games = page.locator("#open li[data-game]")
     expect(games).to_have_count(10)
     page.locator("#open button.more").click()
-    page.wait_for_function("document.querySelectorAll('#open li[data-game]').length >= 12")
+    page.wait_for_function("() => document.querySelectorAll('#open li[data-game]').length >= 12")
     first = games.first
     first.locator("time.when").focus()
     focused = first.get_attribute("data-game")
     # A new game changes the list; the date that had the focus keeps it.
     httpx.post(f"{site.base}/api/games", json={"game": "mandarin"}).raise_for_status()
     page.evaluate("refresh()")
-    page.wait_for_function("document.querySelectorAll('#open li[data-game]').length >= 13")
+    page.wait_for_function("() => document.querySelectorAll('#open li[data-game]').length >= 13")
     assert (
         page.evaluate(
             "document.activeElement.matches('time.when') && "

@@ -46,10 +46,14 @@ def test_each_board_in_a_browser(
         page.locator("#f-name").blur()
         if title == "china" and size == "desk":
             # The cards' pictures are drawn on the server the first time they are asked for.
-            page.wait_for_function(
-                "[...document.images].every(i => i.complete && i.naturalWidth > 0)",
-                timeout=60000,
-            )
+            # Polled from here: the pages' policy forbids the string evaluation that
+            # wait_for_function would do inside the page.
+            for _ in range(600):
+                if page.evaluate(
+                    "() => [...document.images].every(i => i.complete && i.naturalWidth > 0)"
+                ):
+                    break
+                page.wait_for_timeout(100)
             _keep(page.screenshot(full_page=False), "web-lobby.png", tmp_path)
         page.locator(f"button.quick[data-game={title}]").click()
         expect(page.locator(".board-wrap svg")).to_be_visible()
