@@ -36,7 +36,15 @@ def plain(widget: Static) -> str:
     return console.export_text()
 
 
-@pytest.mark.parametrize("name", tianxia.list_games())
+# Three titles in make test, the two longest games (Mandarin, the Silk Road) in make
+# test-long: the keystrokes are the same, only the game is longer.
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.slow) if n in ("mandarin", "silkroad") else n
+        for n in tianxia.list_games()
+    ],
+)
 @sync
 async def test_a_full_game_by_keystrokes_against_bots(name: str) -> None:
     cls = tianxia.core.game_class(name)

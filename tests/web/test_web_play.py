@@ -17,7 +17,14 @@ from web.clicking import play_to_the_end
 TITLES = ["china", "greatwall", "emperor", "mandarin", "silkroad"]
 
 
-@pytest.mark.parametrize("title", TITLES)
+def _in_make_test(*kept: str) -> list[object]:
+    """Every title, those not kept marked slow: `make test` plays the kept ones, `make
+    test-long` all five (each title is played to its end in make test elsewhere, by the
+    acceptance, keyboard and pseudo-locale games)."""
+    return [t if t in kept else pytest.param(t, marks=pytest.mark.slow) for t in TITLES]
+
+
+@pytest.mark.parametrize("title", _in_make_test("china"))
 def test_a_game_against_bots_is_two_clicks_from_the_lobby(
     site: Server, page: Page, title: str
 ) -> None:
@@ -91,7 +98,7 @@ def _stalled(
 
 # A game that stops moving fails here in minutes instead of holding CI to its limit.
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("title", TITLES)
+@pytest.mark.parametrize("title", _in_make_test("emperor"))
 def test_two_people_on_two_browsers_play_one_game_with_a_bot(
     site: Server, browser: Browser, title: str
 ) -> None:
