@@ -152,6 +152,24 @@ class Server:
             self.proc.wait()
         self.proc = None
 
+    def new_game(self, title: str, seats: list[str]) -> str:
+        """A game of `title` created over the API with these seats; its id."""
+        import httpx
+
+        r = httpx.post(
+            f"{self.base}/api/games", json={"game": title, "seats": seats, "players": len(seats)}
+        )
+        r.raise_for_status()
+        return str(r.json()["id"])
+
+    def join(self, gid: str, seat: int, name: str) -> str:
+        """Take `seat` of game `gid` under `name`; the seat's secret."""
+        import httpx
+
+        r = httpx.post(f"{self.base}/api/games/{gid}/join", json={"seat": seat, "name": name})
+        r.raise_for_status()
+        return str(r.json()["secret"])
+
     def restart(self, kill: bool = False) -> None:
         self.stop(kill=kill)
         self.start()

@@ -125,26 +125,6 @@ class Record:
             self.problems.append(text)
 
 
-def _new_game(site: Server, title: str, seats: list[str]) -> str:
-    import httpx
-
-    r = httpx.post(
-        f"{site.base}/api/games", json={"game": title, "seats": seats, "players": len(seats)}
-    )
-    r.raise_for_status()
-    gid: str = r.json()["id"]
-    return gid
-
-
-def _join(site: Server, gid: str, seat: int, name: str) -> str:
-    import httpx
-
-    r = httpx.post(f"{site.base}/api/games/{gid}/join", json={"seat": seat, "name": name})
-    r.raise_for_status()
-    secret: str = r.json()["secret"]
-    return secret
-
-
 def _centre(page: Page, selector: str, k: int) -> None:
     """Click the k-th match at the middle of its drawing, as a finger would (a spot's
     enlarged hit area may reach beyond the piece)."""
@@ -330,9 +310,9 @@ def test_a_game_is_played_to_its_end_by_picking_and_placing(
 ) -> None:
     first, then = (PHONE, DESK) if lang == "nl" else (DESK, PHONE)
     seats = ["open", "bot:easy", "bot:easy"] if title == "china" else ["open", "bot:easy"]
-    gid = _new_game(site, title, seats)
+    gid = site.new_game(title, seats)
     name = NAMES[lang]
-    secret = _join(site, gid, 0, name)
+    secret = site.join(gid, 0, name)
     # axe judges the page a person reads once pieces have settled: mid-fade, a piece's
     # text is caught at a fraction of its contrast (2.6:1 and 4.1:1 were seen).
     ctx = browser.new_context(viewport=first, locale=lang, reduced_motion="reduce")

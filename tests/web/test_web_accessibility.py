@@ -23,21 +23,10 @@ from web.lessonplay import click_wrong, play_expected
 TITLES = ["china", "greatwall", "emperor", "mandarin", "silkroad"]
 
 
-def _new_game(site: Server, title: str, seats: list[str]) -> str:
-    import httpx
-
-    r = httpx.post(
-        f"{site.base}/api/games", json={"game": title, "seats": seats, "players": len(seats)}
-    )
-    r.raise_for_status()
-    gid: str = r.json()["id"]
-    return gid
-
-
 def _finished(site: Server, title: str, players: int) -> str:
     import httpx
 
-    gid = _new_game(site, title, ["bot:random"] * players)
+    gid = site.new_game(title, ["bot:random"] * players)
     for _ in range(900):
         if httpx.get(f"{site.base}/api/games/{gid}").json()["status"] == "finished":
             return gid

@@ -39,17 +39,8 @@ document.addEventListener('securitypolicyviolation', (e) => window.__violations.
 """
 
 
-def _new_game(site: Server, title: str, seats: list[str]) -> str:
-    r = httpx.post(
-        f"{site.base}/api/games", json={"game": title, "seats": seats, "players": len(seats)}
-    )
-    r.raise_for_status()
-    gid: str = r.json()["id"]
-    return gid
-
-
 def _finished_game(site: Server) -> str:
-    gid = _new_game(site, "greatwall", ["bot:random", "bot:random"])
+    gid = site.new_game("greatwall", ["bot:random", "bot:random"])
     deadline = time.monotonic() + 60
     while httpx.get(f"{site.base}/api/games/{gid}").json()["status"] != "finished":
         assert time.monotonic() < deadline, "the bots did not finish the game"
@@ -58,7 +49,7 @@ def _finished_game(site: Server) -> str:
 
 
 def _pages(site: Server) -> list[str]:
-    gid = _new_game(site, "greatwall", ["open", "open"])
+    gid = site.new_game("greatwall", ["open", "open"])
     return [
         "/",
         "/?lang=de",

@@ -45,17 +45,6 @@ def test_a_game_against_bots_is_two_clicks_from_the_lobby(
         assert page.locator("#log li").count() >= clicked
 
 
-def _new_game(site: Server, title: str, seats: list[str]) -> str:
-    import httpx
-
-    r = httpx.post(
-        f"{site.base}/api/games", json={"game": title, "seats": seats, "players": len(seats)}
-    )
-    r.raise_for_status()
-    gid: str = r.json()["id"]
-    return gid
-
-
 def _take_seat(page: Page, site: Server, gid: str, seat: int, name: str) -> None:
     page.goto(f"{site.base}/games/{gid}?lang=en")
     page.once("dialog", lambda d: d.accept(name))
@@ -104,7 +93,7 @@ def test_two_people_on_two_browsers_play_one_game_with_a_bot(
 ) -> None:
     import time
 
-    gid = _new_game(site, title, ["open", "open", "bot:easy"])
+    gid = site.new_game(title, ["open", "open", "bot:easy"])
     anne, bert = browser.new_context(), browser.new_context()
     pa, pb = anne.new_page(), bert.new_page()
     troubles: list[str] = []
@@ -178,7 +167,7 @@ def test_a_refused_move_shows_its_reason_and_a_reload_resumes(site: Server, page
 def test_a_spectator_sees_no_hand_and_hotseat_hides_each_hand(
     site: Server, browser: Browser
 ) -> None:
-    gid = _new_game(site, "greatwall", ["open", "open"])
+    gid = site.new_game("greatwall", ["open", "open"])
     ctx = browser.new_context()
     page = ctx.new_page()
     _take_seat(page, site, gid, 0, "Anne")
@@ -231,7 +220,7 @@ def _finished_game(site: Server, title: str, players: int) -> str:
 
     import httpx
 
-    gid = _new_game(site, title, ["bot:random"] * players)
+    gid = site.new_game(title, ["bot:random"] * players)
     for _ in range(600):
         if httpx.get(f"{site.base}/api/games/{gid}").json()["status"] == "finished":
             return gid

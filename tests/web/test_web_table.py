@@ -21,26 +21,6 @@ from serving import Server
 from web.clicking import click_a_move, look, my_turn, wait_for_the_next_view
 
 
-def _new_game(site: Server, title: str, seats: list[str]) -> str:
-    import httpx
-
-    r = httpx.post(
-        f"{site.base}/api/games", json={"game": title, "seats": seats, "players": len(seats)}
-    )
-    r.raise_for_status()
-    gid: str = r.json()["id"]
-    return gid
-
-
-def _join(site: Server, gid: str, seat: int, name: str) -> str:
-    import httpx
-
-    r = httpx.post(f"{site.base}/api/games/{gid}/join", json={"seat": seat, "name": name})
-    r.raise_for_status()
-    secret: str = r.json()["secret"]
-    return secret
-
-
 def _hold(page: Page, site: Server, gid: str, seats: dict[int, str]) -> None:
     """This browser holds `seats` (seat -> secret), as after taking them."""
     page.goto(f"{site.base}/?lang=en")
@@ -73,8 +53,8 @@ def test_a_move_that_ends_the_game_asks_and_cancel_does_nothing(
     """The Emperor: accepting a merger ends the game; the page says so before it sends."""
     page = browser.new_context().new_page()
     for _attempt in range(6):
-        gid = _new_game(site, "emperor", ["open", "open"])
-        seats = {0: _join(site, gid, 0, "Anna"), 1: _join(site, gid, 1, "Ben")}
+        gid = site.new_game("emperor", ["open", "open"])
+        seats = {0: site.join(gid, 0, "Anna"), 1: site.join(gid, 1, "Ben")}
         _hold(page, site, gid, seats)
         rng = random.Random(_attempt)
         for _ in range(80):
@@ -160,9 +140,9 @@ def test_a_move_that_ends_the_game_asks_and_cancel_does_nothing(
 
 @pytest.mark.timeout(120)
 def test_a_double_click_plays_once_and_says_nothing_of_seqs(site: Server, page: Page) -> None:
-    gid = _new_game(site, "greatwall", ["open", "open"])
-    mine = _join(site, gid, 0, "Anna")
-    _join(site, gid, 1, "Ben")  # the other seat is taken elsewhere and waits
+    gid = site.new_game("greatwall", ["open", "open"])
+    mine = site.join(gid, 0, "Anna")
+    site.join(gid, 1, "Ben")  # the other seat is taken elsewhere and waits
     _hold(page, site, gid, {0: mine})
     expect(page.locator("#moves-box")).to_be_visible()
     before = [e for e in page.evaluate("events.get(0)") if e["seat"] == 0]
@@ -179,8 +159,8 @@ def test_a_double_click_plays_once_and_says_nothing_of_seqs(site: Server, page: 
 
 @pytest.mark.timeout(120)
 def test_moves_read_in_words_and_notation_shows_on_request(site: Server, page: Page) -> None:
-    gid = _new_game(site, "greatwall", ["open", "bot:random"])
-    _hold(page, site, gid, {0: _join(site, gid, 0, "Anna")})
+    gid = site.new_game("greatwall", ["open", "bot:random"])
+    _hold(page, site, gid, {0: site.join(gid, 0, "Anna")})
     expect(page.locator("#moves-box")).to_be_visible()
     v = _view(page)
     entry = v["legal"][0]
@@ -200,8 +180,8 @@ def test_moves_read_in_words_and_notation_shows_on_request(site: Server, page: P
 
 @pytest.mark.timeout(240)
 def test_long_runs_of_amounts_are_one_checked_number_field(site: Server, page: Page) -> None:
-    gid = _new_game(site, "mandarin", ["open", "bot:easy"])
-    _hold(page, site, gid, {0: _join(site, gid, 0, "Anna")})
+    gid = site.new_game("mandarin", ["open", "bot:easy"])
+    _hold(page, site, gid, {0: site.join(gid, 0, "Anna")})
     rng = random.Random(4)
     for _ in range(200):
         if page.locator("#moves .stepper").count():
@@ -236,8 +216,8 @@ def test_long_runs_of_amounts_are_one_checked_number_field(site: Server, page: P
 
 @pytest.mark.timeout(120)
 def test_a_bots_move_is_marked_recent_on_the_board_and_in_the_log(site: Server, page: Page) -> None:
-    gid = _new_game(site, "china", ["open", "bot:random", "bot:random"])
-    _hold(page, site, gid, {0: _join(site, gid, 0, "Anna")})
+    gid = site.new_game("china", ["open", "bot:random", "bot:random"])
+    _hold(page, site, gid, {0: site.join(gid, 0, "Anna")})
     rng = random.Random(2)
     for _ in range(40):
         v = _view(page)
@@ -262,7 +242,7 @@ def test_a_replay_goes_by_decision_and_jumps_to_rounds_and_own_moves(
 ) -> None:
     import httpx
 
-    gid = _new_game(site, "silkroad", ["bot:random", "bot:random"])
+    gid = site.new_game("silkroad", ["bot:random", "bot:random"])
     for _ in range(600):
         if httpx.get(f"{site.base}/api/games/{gid}").json()["status"] == "finished":
             break
@@ -295,8 +275,8 @@ def test_a_replay_goes_by_decision_and_jumps_to_rounds_and_own_moves(
 @pytest.mark.parametrize("title", ["china", "greatwall", "emperor", "mandarin", "silkroad"])
 def test_moves_are_played_with_the_keyboard_alone(site: Server, page: Page, title: str) -> None:
     seats = ["open", "bot:random", "bot:random"] if title == "china" else ["open", "bot:random"]
-    gid = _new_game(site, title, seats)
-    _hold(page, site, gid, {0: _join(site, gid, 0, "Anna")})
+    gid = site.new_game(title, seats)
+    _hold(page, site, gid, {0: site.join(gid, 0, "Anna")})
     rng = random.Random(9)
     moves = 0
     for _ in range(600):
@@ -341,8 +321,8 @@ def test_pick_then_place_plays_a_move_and_a_pick_alone_plays_nothing(
     site: Server, page: Page
 ) -> None:
     """China: a card in hand is picked (marked, nothing sent), then a marked field takes it."""
-    gid = _new_game(site, "china", ["open", "bot:random", "bot:random"])
-    _hold(page, site, gid, {0: _join(site, gid, 0, "Anna")})
+    gid = site.new_game("china", ["open", "bot:random", "bot:random"])
+    _hold(page, site, gid, {0: site.join(gid, 0, "Anna")})
     expect(page.locator("#moves-box")).to_be_visible()
     picks = page.locator(".board-wrap .spot[data-pick]")
     expect(picks.first).to_be_visible()
@@ -382,8 +362,8 @@ def test_pick_then_place_plays_a_move_and_a_pick_alone_plays_nothing(
 def test_a_patched_board_is_the_board_drawn_whole(site: Server, browser: Browser) -> None:
     """Views after the first send the board as a patch of the last one; the page that
     applied a dozen patches holds the same board a fresh page is sent whole."""
-    gid = _new_game(site, "china", ["open", "bot:random", "bot:random"])
-    secret = _join(site, gid, 0, "Anna")
+    gid = site.new_game("china", ["open", "bot:random", "bot:random"])
+    secret = site.join(gid, 0, "Anna")
     ctx = browser.new_context()
     page = ctx.new_page()
     _hold(page, site, gid, {0: secret})
@@ -410,9 +390,9 @@ def test_views_that_come_together_are_shown_one_by_one(site: Server, page: Page)
     """The server sends a view per bot move when the bots take their time; views that
     arrive together are drawn about half a second apart, so a person can follow. Three
     views are handed to the page at once, as the socket would."""
-    gid = _new_game(site, "greatwall", ["open", "open"])
-    _hold(page, site, gid, {0: _join(site, gid, 0, "Anna")})
-    _join(site, gid, 1, "Ben")
+    gid = site.new_game("greatwall", ["open", "open"])
+    _hold(page, site, gid, {0: site.join(gid, 0, "Anna")})
+    site.join(gid, 1, "Ben")
     expect(page.locator("#moves-box")).to_be_visible()
     page.evaluate(
         """() => {
@@ -452,8 +432,8 @@ def test_views_that_come_together_are_shown_one_by_one(site: Server, page: Page)
 def test_panels_name_every_seat_and_say_who_is_connected_and_whose_turn(
     site: Server, browser: Browser
 ) -> None:
-    gid = _new_game(site, "greatwall", ["open", "open"])
-    anna, ben = _join(site, gid, 0, "Anna"), _join(site, gid, 1, "Ben")
+    gid = site.new_game("greatwall", ["open", "open"])
+    anna, ben = site.join(gid, 0, "Anna"), site.join(gid, 1, "Ben")
     pa = browser.new_context().new_page()
     _hold(pa, site, gid, {0: anna})
     strip = pa.locator("#players")
