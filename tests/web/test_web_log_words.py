@@ -11,13 +11,13 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect
 
 from serving import Server
-from web.test_web_table import _hold, _join, _new_game
+from web.test_web_table import _hold
 
 
 @pytest.mark.timeout(120)
 def test_the_log_reads_in_words_and_shows_notation_on_request(site: Server, page: Page) -> None:
-    gid = _new_game(site, "emperor", ["open", "bot:random"])
-    _hold(page, site, gid, {0: _join(site, gid, 0, "Anna")})
+    gid = site.new_game("emperor", ["open", "bot:random"])
+    _hold(page, site, gid, {0: site.join(gid, 0, "Anna")})
     expect(page.locator("#moves-box")).to_be_visible()
     page.wait_for_function(
         "() => { const c = conns.get(shown); return c && c.view && c.view.legal.length; }"
