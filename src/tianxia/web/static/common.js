@@ -44,6 +44,15 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// What a thing drawn on a board is: the nearest SVG title from it up to the board.
+function drawnTitle(node, board) {
+  for (let n = node; n && n !== board; n = n.parentNode) {
+    const title = [...(n.children || [])].find((c) => c.tagName.toLowerCase() === "title");
+    if (title) return title.textContent;
+  }
+  return "";
+}
+
 const Me = {
   // A random identity kept by this browser: the server rates players by it.
   player() {

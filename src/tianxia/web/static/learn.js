@@ -329,15 +329,8 @@ $("board").addEventListener("click", (e) => {
   if (spot && $("board").contains(spot)) activate(spot);
   // Anything drawn says what it is when tapped, not only under a mouse: a piece, a
   // border, a marker, the deck (its SVG title).
-  else $("details").textContent = titleOf(e.target);
+  else $("details").textContent = drawnTitle(e.target, $("board"));
 });
-function titleOf(node) {
-  for (let n = node; n && n !== $("board"); n = n.parentNode) {
-    const title = [...(n.children || [])].find((c) => c.tagName.toLowerCase() === "title");
-    if (title) return title.textContent;
-  }
-  return "";
-}
 $("board").addEventListener("keydown", (e) => {
   const spot = e.target.closest && e.target.closest(".spot");
   if (spot && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); activate(spot); }
