@@ -23,7 +23,12 @@ TITLES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "players", "seats"), TITLES, ids=[t[0] for t in TITLES])
+# Mandarin's game is the longest by far: it is played in make test-long.
+@pytest.mark.parametrize(
+    ("game", "players", "seats"),
+    [pytest.param(*t, marks=pytest.mark.slow) if t[0] == "mandarin" else t for t in TITLES],
+    ids=[t[0] for t in TITLES],
+)
 def test_two_clients_play_a_whole_game_with_a_bot(
     server: Server, game: str, players: int, seats: list[str]
 ) -> None:

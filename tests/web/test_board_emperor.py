@@ -92,7 +92,8 @@ def _pick_of(root: ET.Element, action: str) -> ET.Element:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("seed", [1, 2])
+# The second seed's games in make test-long.
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_random_games_render_for_every_seat(players: int, seed: int) -> None:
     totals = play_and_check("emperor", players, seed, steps=80)
     assert totals["placed"] > 0

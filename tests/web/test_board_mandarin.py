@@ -87,7 +87,8 @@ def mid_game(players: int = 4, **fields: Any) -> MandarinState:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("seed", [1, 2])
+# The second seed's games in make test-long.
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_random_games_render_for_every_seat(players: int, seed: int) -> None:
     totals = play_and_check(
         "mandarin", players, seed, steps=150, phone=True, labels=True, names=NAMES[:players]

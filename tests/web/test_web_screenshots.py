@@ -1,7 +1,8 @@
 """Pictures of every board in a browser, at a desk's size and a phone's.
 
-They are taken on every run (so a page that stops drawing fails here); with
-TIANXIA_SCREENSHOTS=1 (`make screenshots`) they are also written to docs/screenshots/.
+They are taken in `make test-long` and `make screenshots` (with TIANXIA_SCREENSHOTS=1,
+which also writes them to docs/screenshots/); every board is drawn in a browser in `make
+test` by the acceptance, keyboard and pseudo-locale games.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ def _keep(png: bytes, name: str, tmp: Path) -> None:
         (DOCS / name).write_bytes(png)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("title", ["china", "greatwall", "emperor", "mandarin", "silkroad"])
 def test_each_board_in_a_browser(
     site: Server, browser: Browser, title: str, tmp_path: Path
