@@ -53,6 +53,46 @@ function drawnTitle(node, board) {
   return "";
 }
 
+// A long run of amounts of one move (bids, miles): one checked number field with − and
+// +, and a button that plays the amount chosen. The table's and the lessons': `o.pick(n)`
+// is the move of amount n (or nothing), `o.show(button, move)` writes it on the button,
+// `o.play(move)` sends it, `o.blocked()` says a move is on its way, `o.typed(n)` keeps
+// what was typed.
+function amountField(head, amounts, start, o) {
+  const steps = amounts.slice(1).map((a, i) => a - amounts[i]);
+  const step = steps.length ? steps.reduce((g, d) => { let a = g, b = d; while (b) [a, b] = [b, a % b]; return a; }) : 1;
+  const lo = amounts[0], hi = amounts[amounts.length - 1];
+  const id = "amount-" + head.replace(/\W+/g, "-");
+  const input = el("input", { type: "number", id, class: "amount", min: lo, max: hi, step, value: start, inputmode: "numeric" });
+  const label = el("label", { for: id, text: t("Amount ({min} to {max})", { min: lo, max: hi }) });
+  const words = el("span", { class: "amount-words", "aria-live": "polite" });
+  const go = el("button", { class: "move", disabled: o.blocked() });
+  const current = () => o.pick(Number(input.value));
+  const update = () => {
+    if (o.typed) o.typed(Number(input.value));
+    const m = current();
+    input.setAttribute("aria-invalid", m ? "false" : "true");
+    go.disabled = !m || o.blocked();
+    words.textContent = m ? "" : t("Not an amount you may choose");
+    o.show(go, m);
+  };
+  const nudge = (dir) => {
+    const v = Number(input.value);
+    const next = dir > 0 ? amounts.find((a) => a > v) : [...amounts].reverse().find((a) => a < v);
+    if (next !== undefined) { input.value = next; update(); }
+  };
+  input.addEventListener("input", update);
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); if (current()) o.play(current()); } });
+  go.addEventListener("click", () => { const m = current(); if (m) o.play(m); });
+  update();
+  return el("span", { class: "move-group stepper", "data-amounts": JSON.stringify(amounts) },
+    label,
+    el("button", { class: "nudge", "aria-label": t("Less"), onclick: () => nudge(-1) }, "−"),
+    input,
+    el("button", { class: "nudge", "aria-label": t("More"), onclick: () => nudge(1) }, "+"),
+    go, words);
+}
+
 const Me = {
   // A random identity kept by this browser: the server rates players by it.
   player() {

@@ -197,45 +197,22 @@ function moveControls(moves) {
 
 function stepper(head, list) {
   const amountOf = (a) => Number(AMOUNT.exec(a)[2]);
-  const amounts = list.map(amountOf).sort((a, b) => a - b);
   const byAmount = new Map(list.map((a) => [amountOf(a), a]));
-  const steps = amounts.slice(1).map((a, i) => a - amounts[i]);
-  const step = steps.length ? steps.reduce((g, d) => { let a = g, b = d; while (b) [a, b] = [b, a % b]; return a; }) : 1;
   // The task names the amount it asks for: the field starts there, so the lesson's move
   // is one press away, as its other moves are one click.
   const asked = list.find((a) => (view.expected || []).includes(a));
-  const start = asked ? amountOf(asked) : amounts[0];
-  const id = "amount-" + head.replace(/\W+/g, "-");
-  const input = el("input", { type: "number", id, class: "amount", min: amounts[0], max: amounts[amounts.length - 1], step, value: start, inputmode: "numeric" });
-  const label = el("label", { for: id, text: t("Amount ({min} to {max})", { min: amounts[0], max: amounts[amounts.length - 1] }) });
-  const words = el("span", { class: "amount-words", "aria-live": "polite" });
-  const go = el("button", { class: "move" });
-  const current = () => byAmount.get(Number(input.value));
-  const update = () => {
-    const a = current();
-    input.setAttribute("aria-invalid", a ? "false" : "true");
-    go.disabled = !a || busy;
-    words.textContent = a ? "" : t("Not an amount you may choose");
-    go.textContent = a ? wordsOf(a) : head;
-    go.dataset.action = a || "";
-    go.toggleAttribute("data-lesson-expected", false);
-    if (a && (view.expected || []).includes(a)) go.setAttribute("data-lesson-expected", a);
-  };
-  const nudge = (dir) => {
-    const v = Number(input.value);
-    const next = dir > 0 ? amounts.find((a) => a > v) : [...amounts].reverse().find((a) => a < v);
-    if (next !== undefined) { input.value = next; update(); }
-  };
-  input.addEventListener("input", update);
-  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); if (current()) play(current()); } });
-  go.addEventListener("click", () => { const a = current(); if (a) play(a); });
-  update();
-  return el("span", { class: "move-group stepper", "data-amounts": JSON.stringify(amounts) },
-    label,
-    el("button", { class: "nudge", "aria-label": t("Less"), onclick: () => nudge(-1) }, "−"),
-    input,
-    el("button", { class: "nudge", "aria-label": t("More"), onclick: () => nudge(1) }, "+"),
-    go, words);
+  const amounts = list.map(amountOf).sort((x, y) => x - y);
+  return amountField(head, amounts, asked ? amountOf(asked) : amounts[0], {
+    pick: (n) => byAmount.get(n),
+    blocked: () => !!busy,
+    play: (a) => play(a),
+    show: (go, a) => {
+      go.textContent = a ? wordsOf(a) : head;
+      go.dataset.action = a || "";
+      go.toggleAttribute("data-lesson-expected", false);
+      if (a && (view.expected || []).includes(a)) go.setAttribute("data-lesson-expected", a);
+    },
+  });
 }
 
 function activate(spot) {

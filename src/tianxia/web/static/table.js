@@ -590,43 +590,21 @@ function moveControls(c, moves) {
 const typedAmounts = new Map();
 
 function stepper(c, head, list) {
-  const amounts = list.map((l) => Number(AMOUNT.exec(l.action)[2])).sort((a, b) => a - b);
   const byAmount = new Map(list.map((l) => [Number(AMOUNT.exec(l.action)[2]), l]));
-  const steps = amounts.slice(1).map((a, i) => a - amounts[i]);
-  const step = steps.length ? steps.reduce((g, d) => { let a = g, b = d; while (b) [a, b] = [b, a % b]; return a; }) : 1;
-  const id = "amount-" + head.replace(/\W+/g, "-");
+  const amounts = [...byAmount.keys()].sort((x, y) => x - y);
   const kept = typedAmounts.get(head);
   const start = kept !== undefined && kept >= amounts[0] && kept <= amounts[amounts.length - 1] ? kept : amounts[0];
-  const input = el("input", { type: "number", id, class: "amount", min: amounts[0], max: amounts[amounts.length - 1], step, value: start, inputmode: "numeric" });
-  const label = el("label", { for: id, text: t("Amount ({min} to {max})", { min: amounts[0], max: amounts[amounts.length - 1] }) });
-  const words = el("span", { class: "amount-words", "aria-live": "polite" });
-  const go = el("button", { class: "move", disabled: !!c.busy });
-  const current = () => byAmount.get(Number(input.value));
-  const update = () => {
-    typedAmounts.set(head, Number(input.value));
-    const l = current();
-    input.setAttribute("aria-invalid", l ? "false" : "true");
-    go.disabled = !l || !!c.busy;
-    words.textContent = l ? "" : t("Not an amount you may choose");
-    go.replaceChildren(l ? withNames(l.text || l.action, c.view) : head);
-    go.dataset.action = l ? l.action : "";
-    if (l && prefs.get("notation")) go.append(" ", el("code", { class: "notation", text: l.action }));
-  };
-  const nudge = (dir) => {
-    const v = Number(input.value);
-    const next = dir > 0 ? amounts.find((a) => a > v) : [...amounts].reverse().find((a) => a < v);
-    if (next !== undefined) { input.value = next; update(); }
-  };
-  input.addEventListener("input", update);
-  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); if (current()) play(c, current().action); } });
-  go.addEventListener("click", () => { const l = current(); if (l) play(c, l.action); });
-  update();
-  return el("span", { class: "move-group stepper", "data-amounts": JSON.stringify(amounts) },
-    label,
-    el("button", { class: "nudge", "aria-label": t("Less"), onclick: () => nudge(-1) }, "−"),
-    input,
-    el("button", { class: "nudge", "aria-label": t("More"), onclick: () => nudge(1) }, "+"),
-    go, words);
+  return amountField(head, amounts, start, {
+    pick: (n) => byAmount.get(n),
+    blocked: () => !!c.busy,
+    typed: (n) => typedAmounts.set(head, n),
+    play: (l) => play(c, l.action),
+    show: (go, l) => {
+      go.replaceChildren(l ? withNames(l.text || l.action, c.view) : head);
+      go.dataset.action = l ? l.action : "";
+      if (l && prefs.get("notation")) go.append(" ", el("code", { class: "notation", text: l.action }));
+    },
+  });
 }
 
 // The move clock: past it, a bot plays the seat until its player is back.
