@@ -107,6 +107,22 @@ def test_the_summary_ranks_every_seat(title: str) -> None:
             assert sum(parts.values()) == score
 
 
+@pytest.mark.parametrize("title", ["china", "greatwall", "emperor"])
+def test_the_summary_ranks_the_others_by_their_scores(title: str) -> None:
+    # China's returns say only who won: the seats behind the winner are ranked by their
+    # points, as a player reads the table, not all placed second.
+    for seed in range(12):
+        m = _played(title, seed)
+        s = summary(m.state, m.state.envelope(0, m.seq))
+        returns, scores = m.state.returns(), m.state.scores()
+        for a in range(3):
+            for b in range(3):
+                if returns[a] == returns[b] and scores[a] > scores[b]:
+                    assert s["ranks"][a] < s["ranks"][b], (seed, s, scores)
+                if (returns[a], scores[a]) == (returns[b], scores[b]):
+                    assert s["ranks"][a] == s["ranks"][b]
+
+
 @pytest.mark.parametrize("title", TITLES)
 def test_replay_marks_fold_chance_into_the_decision_before_it(title: str) -> None:
     m = _played(title, 7)

@@ -213,8 +213,10 @@ def summary(
 ) -> dict[str, Any]:
     """The end: every seat's rank (ties share one), score and, where the observation
     tells them, the parts its score is made of."""
-    returns = state.returns()
-    ranks = [1 + sum(1 for r in returns if r > mine) for mine in returns]
+    # A game's returns may say only who won (China's do): the seats behind the winner
+    # are ordered by their points, as the players count them.
+    order = list(zip(state.returns(), state.scores(), strict=True))
+    ranks = [1 + sum(1 for other in order if other > mine) for mine in order]
     body = envelope.get("body") or {}
     parts: list[dict[str, Any]] | None = None
     final = body.get("final")
