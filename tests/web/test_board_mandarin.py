@@ -432,3 +432,26 @@ def test_the_lot_heading_stays_inside_its_box(lang: str) -> None:
     half = len(heading.text or "") * size * 0.55 / 2
     centre = float(heading.get("x") or 0)
     assert left <= centre - half and centre + half <= right, (lang, left, right, half)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_collections_tiles_stay_inside_the_seats_box(seat: int) -> None:
+    """The sixth animal's tiles (pig, snake), and the outline of one that may be cashed
+    in, stay clear of the seat's box and its border."""
+    owner = list(mid_game().owner)
+    owner[tile("snake-pink")] = 0
+    state = mid_game(phase="start", actor=0, seat=0, owner=owner)
+    board = board_of(state, seat)
+    assert "cash pig-green" in board.placed or seat != 0
+    root = ET.fromstring(board.svg)
+    (panel,) = [g for g in root.iter(f"{SVG}g") if g.get("id") == "mn-seat-0"]
+    rects = list(panel.iter(f"{SVG}rect"))
+    box = rects[0]
+    border = float(box.get("stroke-width") or 1) / 2
+    left = float(box.get("x") or 0) + border
+    right = float(box.get("x") or 0) + float(box.get("width") or 0) - border
+    drawn = [r for r in rects[1:] if r.get("fill") != "transparent" and "opacity" not in r.attrib]
+    assert len(drawn) >= 6
+    for r in drawn:
+        x, w = float(r.get("x") or 0), float(r.get("width") or 0)
+        assert left < x and x + w < right, (r.attrib, left, right)

@@ -63,8 +63,10 @@ RING_BOTTOM = CY + 228.0
 
 MARGIN = 8.0
 BAND = 6  # animals side by side in a collection: two bands of six
-COLUMN = (WIDTH - 2 * MARGIN) / BAND
-TILE_W = 80.0  # a tile in a collection
+# A collection's columns keep clear of its seat's box, a clickable tile's outline too.
+COLUMN_INSET = 4.0
+COLUMN = (WIDTH - 2 * MARGIN - 2 * COLUMN_INSET) / BAND
+TILE_W = 76.0  # a tile in a collection
 LOT_TILE_W = 76.0  # a tile lying in the middle of the ring
 TILE_H = 30.0
 TILE_STEP = 34.0  # rows of the lot in the ring's middle
@@ -707,7 +709,7 @@ class _Drawing:
         for band, band_rows in zip(bands, rows) if tiles else ():
             for col, animal in enumerate(band):
                 k = self.animals.index(animal)
-                x = MARGIN + col * COLUMN
+                x = MARGIN + COLUMN_INSET + col * COLUMN
                 cx = x + COLUMN / 2
                 held = k < len(holders) and holders[k] == seat
                 stack = by_animal.get(animal, [])

@@ -87,9 +87,11 @@ function amountField(head, amounts, start, o) {
   update();
   return el("span", { class: "move-group stepper", "data-amounts": JSON.stringify(amounts) },
     label,
-    el("button", { class: "nudge", "aria-label": t("Less"), onclick: () => nudge(-1) }, "−"),
-    input,
-    el("button", { class: "nudge", "aria-label": t("More"), onclick: () => nudge(1) }, "+"),
+    // Less, the amount and more wrap as one: a + alone on the next line reads as a move.
+    el("span", { class: "amount-set" },
+      el("button", { class: "nudge", "aria-label": t("Less"), onclick: () => nudge(-1) }, "−"),
+      input,
+      el("button", { class: "nudge", "aria-label": t("More"), onclick: () => nudge(1) }, "+")),
     go, words);
 }
 
