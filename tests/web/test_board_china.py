@@ -449,3 +449,32 @@ def test_a_card_is_marked_in_the_readers_language(lang: str, marks: dict[str, st
     for colour, mark in marks.items():
         (pile,) = [g for g in root.iter(f"{SVG}g") if g.get("id") == f"ch-discard-{colour}"]
         assert _texts(pile)[0] == mark
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de"])
+def test_a_bots_name_is_whole_in_its_seat_row(lang: str) -> None:
+    """Bots of every strength, named as the table names them in the reader's language
+    ("bot B (makkelijk)", "Bot A (schwierig)"), fit their seat rows uncut beside the
+    points and the Emperor's badge."""
+    from tianxia.server.live import seat_names
+    from tianxia.web.i18n import gettext_for, seat_label
+
+    from .board_checks import check_labels_apart
+
+    game, match = _play_until(3, 16, lambda s: s.observation(None)["phase"] == "turn")
+    state = match.state
+    for strengths in (("easy", "easy"), ("medium", "hard"), ("hard", "hard")):
+        plan = [{"seat": 0, "kind": "human", "name": "Joost", "strength": None}] + [
+            {"seat": k + 1, "kind": "bot", "name": f"bot ({st})", "strength": st}
+            for k, st in enumerate(strengths)
+        ]
+        names = [seat_label(n, lang) for n in seat_names(plan)]
+        for viewer in (0, 1):
+            view = state.envelope(viewer, match.seq)
+            board = render(game, view, [], gettext_for(lang), names)
+            rows = {g.get("data-seat"): g for g in _groups(board.svg, "seat-row")}
+            for seat, name in enumerate(names):
+                texts = _texts(rows[str(seat)])
+                assert any(t.startswith(name) for t in texts), (name, texts)
+                assert not any("…" in t for t in texts), texts
+            check_labels_apart(ET.fromstring(board.svg))

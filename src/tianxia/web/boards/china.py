@@ -590,9 +590,18 @@ def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], st
                 f'fill="{s.INK}"/>'
             )
         row.append(s.seat_marker(seat, 34, cy, 11, size=FONT, name=board.name(seat)))
-        name = _fit(board.name(seat), FONT, 190)
-        if seat == viewer:
-            name += " (" + _("you") + ")"
+        score = body["scores"][seat]
+        points = board.ngettext("{n} point", "{n} points", int(score)).format(n=score)
+        if seat in winners:
+            points += " ★"
+        # The name takes what the points and the Emperor's badge leave of the row, so a
+        # bot's strength ("bot A (makkelijk)") is cut only where the row is truly full.
+        you = " (" + _("you") + ")" if seat == viewer else ""
+        room = WIDTH - 14 - s.text_width(points, FONT, bold=True) - 12 - 52
+        room -= s.text_width(you, FONT, bold=True)
+        if seat == emperor:
+            room -= s.text_width(_("Emperor"), FONT, bold=True) + 20
+        name = _fit(board.name(seat), FONT, room) + you
         row.append(_text(52, cy + 5.5, name, FONT, anchor="start", bold=True))
         if seat == emperor:
             word = _("Emperor")
@@ -606,10 +615,6 @@ def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], st
                 + _text(bx + bw / 2, cy + 5.5, word, FONT, fill="#fff", bold=True)
                 + "</g>"
             )
-        score = body["scores"][seat]
-        points = board.ngettext("{n} point", "{n} points", int(score)).format(n=score)
-        if seat in winners:
-            points += " ★"
         row.append(_text(WIDTH - 14, cy + 5.5, points, FONT, anchor="end", bold=True))
         # Others' hands face down, except the cards the table saw them take.
         size: int = body["hand_sizes"][seat]
