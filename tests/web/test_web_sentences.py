@@ -341,3 +341,24 @@ def _forms(value: object) -> list[str]:
     if isinstance(value, str):
         return [value]
     return [str(v) for v in value] if isinstance(value, tuple | list) else []
+
+
+@pytest.mark.parametrize("lang", ["nl", "de"])
+def test_mandarins_tiles_read_as_words_in_dutch_and_german(lang: str) -> None:
+    """A drawn, returned or taken tile is its animal and colour in the reader's words, as
+    on the board, not the notation's English ("ox-red")."""
+    from tianxia.games.mandarin.data import TABLES
+
+    explained, lines = _played("mandarin")
+    tiles = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in TABLES.tile_names))
+    said = []
+    for text in [*explained, *lines]:
+        found = sentence_template(text, "mandarin")
+        if tiles.search(text) and found is not None and found[1] != "{0}: {1}":
+            said.append(text)
+    assert len(said) > 10
+    for text in said:
+        translated = translate_sentence(text, lang, "mandarin")
+        assert not tiles.search(translated), (text, translated)
+    expected = {"nl": "de steen is os rood", "de": "das Plättchen ist Ochse Rot"}
+    assert translate_sentence("the tile is ox-red", lang, "mandarin") == expected[lang]

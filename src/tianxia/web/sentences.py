@@ -318,6 +318,10 @@ def _sentence_templates(game: str) -> list[tuple[str, str, re.Pattern[str]]]:
     return [(str(c), i, p) for c, i, p in found]
 
 
+# A Mandarin tile in the engine's notation: its animal and colour ("ox-red").
+_MANDARIN_TILE = re.compile(r"^([a-z]+)-([a-z]+)$")
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def translate_sentence(text: str, lang: str, game: str = "") -> str:
     """A sentence of `game`'s log or of a move's explanation (or a word in one) in
@@ -328,6 +332,11 @@ def translate_sentence(text: str, lang: str, game: str = "") -> str:
     word = str(t.pgettext(WORD, text))
     if word != text:
         return word
+    tile = _MANDARIN_TILE.match(text) if game == "mandarin" else None
+    if tile:
+        # A tile is named as the board names it, its animal then its colour ("os rood"):
+        # the notation's English would be the only English in a Dutch log.
+        return " ".join(str(t.pgettext(WORD, w)) for w in tile.groups())
     if len(text) > 2 and text[0] == text[-1] == "'":
         # A card's title as a sentence quotes it ("#9 'Pilgrims on the road'").
         quoted = str(t.pgettext(WORD, text[1:-1]))
