@@ -478,3 +478,18 @@ def test_a_bots_name_is_whole_in_its_seat_row(lang: str) -> None:
                 assert any(t.startswith(name) for t in texts), (name, texts)
                 assert not any("…" in t for t in texts), texts
             check_labels_apart(ET.fromstring(board.svg))
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de"])
+def test_the_deck_that_ran_out_says_so_apart_from_the_discards(lang: str) -> None:
+    from tianxia.web.i18n import gettext_for
+
+    from .board_checks import check_labels_apart
+
+    game, match = _play_until(
+        3, 19, lambda s: s.observation(None).get("exhaustions", 0) >= 2 and not s.is_chance_node()
+    )
+    board = render(game, match.state.envelope(0, match.seq), [], gettext_for(lang), NAMES[:3])
+    words = gettext_for(lang)("ran out {n}×").format(n=match.state.observation(None)["exhaustions"])
+    assert words in board.svg
+    check_labels_apart(ET.fromstring(board.svg))

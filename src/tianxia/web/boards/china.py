@@ -692,18 +692,21 @@ def _cards(
         out.append(places.spot("deck", "", deck, _("draw the top card of the deck"), "ch-deck"))
     else:
         out.append(f'<g id="ch-deck">{deck}</g>')
+    px = dx + CARD_W + 10
     exhausted: int = body.get("exhaustions", 0)
     if exhausted:
+        # Ending where the discards begin, a longer translation ("2× opgebruikt") runs
+        # left under the display's free space, not into the last discard pile.
         out.append(
             _text(
-                dx + CARD_W / 2,
+                px - 6,
                 y + CARD_H + 20,
                 _("ran out {n}×").format(n=exhausted),
                 FONT,
+                anchor="end",
                 fill=GREY,
             )
         )
-    px = dx + CARD_W + 10
     # A long word (Aflegstapel, Ablagestapel) starts further left rather than run off.
     heading = _("Discards")
     hx = min(px, WIDTH - 6 - len(heading) * FONT * 0.6)
