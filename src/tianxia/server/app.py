@@ -578,13 +578,13 @@ def create_app(
             return
 
         async def send(msg: dict[str, Any]) -> None:
-            await ws.send_text(json.dumps(msg, separators=(",", ":")))
+            await ws.send_text(P.encode(msg))
 
         if hooks is not None and hooks.tap_path is not None:
             tapped = live
 
             async def send(msg: dict[str, Any]) -> None:
-                text = json.dumps(msg, separators=(",", ":"))
+                text = P.encode(msg)
                 hooks.outbound("ws", tapped, conn.seat, text)
                 await ws.send_text(text)
 

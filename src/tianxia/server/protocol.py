@@ -7,13 +7,36 @@ answered with an `error` and changes nothing.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import json
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+try:
+    import orjson
+except ImportError:  # an install without the server extra's orjson: `json` writes the same
+    orjson = None  # type: ignore[assignment]
 
 MAX_FRAME = 16 * 1024  # bytes of one client message
 MAX_TEXT = 64  # characters of an action's notation or an action id
 MAX_CHAT = 500
+
+
+def encode(msg: Any) -> str:
+    """A server message as compact JSON text, as every frame is written.
+
+    orjson writes a view of a few KiB several times faster than `json`, and every
+    accepted action sends one to each connection of its game. The text is the same JSON
+    (keys in order, no spaces), except that characters beyond ASCII are written as
+    themselves, not escaped. What orjson cannot write (an integer past 64 bits, a key
+    that is not text or a number) is written by `json`.
+    """
+    if orjson is not None:
+        try:
+            return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:
+            pass
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 class _Message(BaseModel):

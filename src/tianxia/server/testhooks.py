@@ -51,8 +51,10 @@ POINTS = ("before_commit", "after_commit", "after_ack", "mid_broadcast")
 
 
 def _compact(value: Any) -> str:
-    """JSON as the server writes a frame (`json.dumps` with compact separators)."""
-    return json.dumps(value, separators=(",", ":"))
+    """JSON as the server writes a frame (`protocol.encode`)."""
+    from tianxia.server.protocol import encode
+
+    return encode(value)
 
 
 @dataclass
