@@ -60,6 +60,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "tianxia.core.game",
         "tianxia.core.log",
         "tianxia.core.winmodel",
+        "tianxia.core.batch",
         *(f"tianxia.games.{g}.{m}" for g in ("emperor", "mandarin") for m in ("rules", "search")),
     ),
     "tianxia_native_b": tuple(

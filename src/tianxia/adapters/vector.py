@@ -37,6 +37,8 @@ import contextlib
 import copy
 import itertools
 import multiprocessing as mp
+import random
+from array import array
 from collections.abc import Mapping, Sequence
 from multiprocessing import shared_memory
 from typing import Any
@@ -51,9 +53,16 @@ from gymnasium.vector.utils import batch_space
 import tianxia
 from tianxia.adapters.encoding import ENCODING_VERSION, encoding
 from tianxia.adapters.gym import Table, check_illegal_action, check_seed
-from tianxia.adapters.opponents import Opponent, Opponents, check_reward, final_reward
+from tianxia.adapters.opponents import (
+    Opponent,
+    Opponents,
+    check_reward,
+    final_reward,
+    worst_reward,
+)
 from tianxia.bots import Bot
 from tianxia.core import IllegalActionError, Match
+from tianxia.core import batch as _batch
 
 AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
 
@@ -129,7 +138,10 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
         self._started = False
         self._illegal: list[str | None] = [None] * num_envs
         self._pool: _Pool | None = None
-        self.tables: list[Table] = []
+        self._lanes: _Lanes | None = None
+        # The games' engine records (`.match`); `_tables` are those stepped one by one.
+        self.tables: Sequence[Table | _LaneTable] = []
+        self._tables: list[Table] = []
         if workers:
             try:
                 self._pool = _Pool(
@@ -138,11 +150,16 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
             except BaseException:
                 self._buffers.close()
                 raise
+        elif _all_random(self.opponents):
+            # The common case of training and of the benchmarks, played in compiled code.
+            self._lanes = _Lanes(game, seat, num_envs, reward)
+            self.tables = [_LaneTable(self._lanes, i) for i in range(num_envs)]
         else:
-            self.tables = [
+            self._tables = [
                 Table(game, seat, _own(self.opponents), reward, illegal_action)
                 for _ in range(num_envs)
             ]
+            self.tables = self._tables
 
     # --- the Gymnasium API ---------------------------------------------------------
     def reset(
@@ -167,9 +184,14 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
         b = self._buffers
         if self._pool is not None:
             self._pool.reset(seeds, mask)
+        elif self._lanes is not None:
+            which = np.flatnonzero(mask).tolist()
+            for i in which:
+                self._lanes.reset(i, seeds[i])
+            self._lanes.observe(which, b.observations, b.masks)
         else:
-            for i in np.flatnonzero(mask):
-                table = self.tables[i]
+            for i in np.flatnonzero(mask).tolist():
+                table = self._tables[i]
                 table.reset(seeds[i])
                 table.write(b.observations[i], b.masks[i])
         b.terminations[mask] = False
@@ -200,9 +222,20 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
         final: dict[int, dict[str, np.ndarray]] = {}
         if self._pool is not None:
             self._illegal, final = self._pool.step(acts, self._reset_next)
+        elif self._lanes is not None:
+            b = self._buffers
+            self._illegal, final = self._lanes.play(
+                acts,
+                self._reset_next,
+                b.observations,
+                b.masks,
+                b.rewards,
+                b.terminations,
+                self.autoreset_mode == AutoresetMode.SAME_STEP,
+            )
         else:
             same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
-            for i, table in enumerate(self.tables):
+            for i, table in enumerate(self._tables):
                 self._illegal[i] = None
                 if self._reset_next[i]:
                     table.reset(None)
@@ -232,6 +265,11 @@ class TianxiaVectorEnv(gymnasium.vector.VectorEnv):
         if not len(refused):
             return
         i = int(refused[0])
+        if self._lanes is not None:
+            e = self._lanes.why_illegal(i, int(acts[i]))
+            raise IllegalActionError(
+                e.rule, f"game {i} (of games {refused.tolist()} refused): {e.reason}", e.action
+            )
         if self.tables and (match := self.tables[i].match) is not None:
             try:
                 match.state.apply(self.game.action_from_id(int(acts[i])))
@@ -490,6 +528,11 @@ def make(name: str, num_envs: int, **kwargs: Any) -> TianxiaVectorEnv:
     return TianxiaVectorEnv(name, num_envs, **kwargs)
 
 
+def _all_random(opponents: Opponents) -> bool:
+    """Whether every opponent is the random bot named by name."""
+    return all(isinstance(o, str) and o == "random" for o in opponents.by_seat.values())
+
+
 def _own(opponents: Opponents) -> Opponents:
     """`opponents` as one game may use them: a bot object is copied, so that the games
     do not share (and reseed) one bot's stream."""
@@ -664,10 +707,15 @@ def _work(
         game = tianxia.load_game(spec["name"], players=spec["players"], **spec["options"])
         seat = spec["seat"]
         opponents = Opponents(game, seat, by_seat, bot_options)
-        tables = [
-            Table(game, seat, _own(opponents), spec["reward"], spec["illegal_action"])
-            for _ in range(hi - lo)
-        ]
+        lanes = _Lanes(game, seat, hi - lo, spec["reward"]) if _all_random(opponents) else None
+        tables = (
+            []
+            if lanes is not None
+            else [
+                Table(game, seat, _own(opponents), spec["reward"], spec["illegal_action"])
+                for _ in range(hi - lo)
+            ]
+        )
         obs, masks = arrays["observations"], arrays["masks"]
         rewards, terms = arrays["rewards"], arrays["terminations"]
         same_step = mode == AutoresetMode.SAME_STEP.value
@@ -682,7 +730,19 @@ def _work(
             memory.close()
             return
         try:
-            if command == "reset":
+            if command == "reset" and lanes is not None:
+                seeds, mask = payload
+                which = np.flatnonzero(mask).tolist()
+                for i in which:
+                    lanes.reset(i, seeds[i])
+                lanes.observe(which, obs, masks)
+                pipe.send(("ok", None))
+            elif lanes is not None:
+                actions, reset_next = payload
+                pipe.send(
+                    ("ok", lanes.play(actions, reset_next, obs, masks, rewards, terms, same_step))
+                )
+            elif command == "reset":
                 seeds, mask = payload
                 for i, table in enumerate(tables):
                     if mask[i]:
@@ -711,3 +771,153 @@ def _work(
                 pipe.send(("ok", (why, final)))
         except Exception as e:  # reported to the parent, which raises it
             pipe.send(("error", repr(e)))
+
+
+class _LaneTable:
+    """What `TianxiaVectorEnv.tables` holds for a game played by `_Lanes`: its engine
+    record, rebuilt from the lane's log when read."""
+
+    def __init__(self, lanes: _Lanes, i: int) -> None:
+        self._lanes, self._i = lanes, i
+
+    @property
+    def match(self) -> Match | None:
+        lane = self._lanes.lanes[self._i]
+        if lane is None:
+            return None
+        match = Match(self._lanes.game, seed=self._lanes.seeds[self._i])
+        for a in lane.log:
+            match.play(a)
+        return match
+
+
+class _Lanes:
+    """The games of a batch whose opponents are all the random bot: stepped by the
+    compiled loop of `tianxia.core.batch`, with the streams `Table` would give them (so
+    the same seeds play the same games), written into the arrays a batch at a time."""
+
+    def __init__(self, game: tianxia.core.Game, seat: int, n: int, reward: str) -> None:
+        self.game, self.seat, self.reward = game, seat, reward
+        self.encoding = encoding(game)
+        self.lanes: list[_batch.Lane | None] = [None] * n
+        self.rngs = [seeding.np_random(None)[0] for _ in range(n)]
+        self.seeds = [0] * n
+        self.others = [s for s in range(game.players) if s != seat]
+        self.ids = {a: game.action_id(a) for a in game.codec.actions}
+        take = self.encoding._take[seat]
+        self.take = None if take is None else take
+
+    def reset(self, i: int, seed: int | None) -> None:
+        """A new game `i`, as `Table.reset` starts it."""
+        if seed is not None:
+            self.rngs[i] = seeding.np_random(seed)[0]
+        game_seed = seed if seed is not None else int(self.rngs[i].integers(2**62))
+        streams = random.Random(game_seed)
+        bots: list[random.Random | None] = [None] * self.game.players
+        for other in self.others:
+            bots[other] = random.Random(streams.randrange(2**31))
+        lane = _batch.Lane(self.game.new_initial_state(), random.Random(game_seed), bots)
+        _batch.advance(lane, self.seat)
+        self.lanes[i] = lane
+        self.seeds[i] = game_seed
+
+    def why_illegal(self, i: int, action: int) -> IllegalActionError:
+        """The engine's refusal of `action` in game `i`."""
+        lane = self.lanes[i]
+        assert lane is not None
+        try:
+            lane.state.check(self.game.action_from_id(action))
+        except IllegalActionError as e:
+            return e
+        raise AssertionError(f"action id {action} is legal in game {i}, against its mask")
+
+    def observe(self, which: Sequence[int], obs: np.ndarray, masks: np.ndarray) -> None:
+        """Write the observations and masks of games `which`."""
+        tensors: array[float] = array("f")
+        rows: list[int] = []
+        cols: list[int] = []
+        for k, i in enumerate(which):
+            lane = self.lanes[i]
+            assert lane is not None
+            _batch.observe(lane, self.seat, self.ids, tensors, rows, cols, k)
+        index = np.asarray(which, np.intp)
+        self._write(index, tensors, rows, cols, obs, masks)
+
+    def step(self, actions: list[int], obs: np.ndarray, masks: np.ndarray) -> list[bool]:
+        """Every game's step (a negative id: it does not move); which games ended."""
+        tensors: array[float] = array("f")
+        rows: list[int] = []
+        cols: list[int] = []
+        lanes = self.lanes
+        over = _batch.step(lanes, actions, self.seat, self.ids, tensors, rows, cols)  # type: ignore[arg-type]
+        self._write(None, tensors, rows, cols, obs, masks)
+        return over
+
+    def play(
+        self,
+        acts: np.ndarray,
+        reset_next: np.ndarray,
+        obs: np.ndarray,
+        masks: np.ndarray,
+        rewards: np.ndarray,
+        terminations: np.ndarray,
+        same_step: bool,
+    ) -> tuple[list[str | None], dict[int, dict[str, np.ndarray]]]:
+        """One step of every game into the arrays given (rows in the order of the lanes):
+        a game awaiting its restart restarts and ignores its action. Returns, per game,
+        the refusal of an action its mask does not allow (which ends it as a loss), and
+        the final observations of the games that ended (``same_step``: they restart)."""
+        n = len(self.lanes)
+        moves: list[int] = acts.tolist()
+        for i in np.flatnonzero(reset_next).tolist():
+            self.reset(i, None)
+            moves[i] = -1
+        # The mask lists exactly the legal ids, so it is the legality check; a refused
+        # game does not move, and its refusal is the engine's own.
+        refused = np.flatnonzero(~reset_next & (masks[np.arange(n), acts] == 0)).tolist()
+        illegal: list[str | None] = [None] * n
+        for i in refused:
+            e = self.why_illegal(i, moves[i])
+            illegal[i] = f"{e.rule}: {e.reason}"
+            moves[i] = -1
+        over = self.step(moves, obs, masks)
+        rewards.fill(0.0)
+        terminations.fill(False)
+        worst = worst_reward(self.game, self.reward)
+        for i in refused:
+            rewards[i] = worst
+            terminations[i] = True
+        ended = [i for i, o in enumerate(over) if o]
+        for i in ended:
+            lane = self.lanes[i]
+            assert lane is not None
+            rewards[i] = final_reward(lane.state, self.seat, self.reward)
+            terminations[i] = True
+        final: dict[int, dict[str, np.ndarray]] = {}
+        if same_step and (refused or ended):
+            done = sorted(refused + ended)
+            for i in done:
+                final[i] = {"observation": obs[i].copy(), "action_mask": masks[i].copy()}
+                self.reset(i, None)
+            self.observe(done, obs, masks)
+        return illegal, final
+
+    def _write(
+        self,
+        index: np.ndarray | None,
+        tensors: array[float],
+        rows: list[int],
+        cols: list[int],
+        obs: np.ndarray,
+        masks: np.ndarray,
+    ) -> None:
+        size = self.encoding.size
+        raw = np.frombuffer(tensors, np.float32).reshape(-1, size)
+        if self.take is not None:
+            raw = raw[:, self.take]
+        where = slice(None) if index is None else index
+        obs[where] = raw
+        masks[where] = 0
+        if cols:
+            r = np.asarray(rows, np.intp)
+            masks[r if index is None else index[r], np.asarray(cols, np.intp)] = 1
