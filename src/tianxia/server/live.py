@@ -53,9 +53,9 @@ class Unloadable(Exception):
 
 
 def state_hash(state: State) -> str:
-    """SHA-256 of the state's canonical serialisation (sorted keys, no spaces)."""
-    text = json.dumps(state.to_json(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    """SHA-256 of the state's canonical serialisation (sorted keys, no spaces:
+    `protocol.canonical`)."""
+    return hashlib.sha256(P.canonical(state.to_json())).hexdigest()
 
 
 def receipt(seed: int, game_id: str, stored_hash: str) -> str:

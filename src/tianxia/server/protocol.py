@@ -8,6 +8,7 @@ answered with an `error` and changes nothing.
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
@@ -37,6 +38,30 @@ def encode(msg: Any) -> str:
         except TypeError:
             pass
     return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+# A number written with a point or an exponent: `json` and orjson may write it apart.
+_FRACTION = re.compile(rb"[0-9][.eE]")
+
+
+def canonical(value: Any) -> bytes:
+    """`value` as `json.dumps(value, sort_keys=True, separators=(",", ":"))` writes it,
+    as bytes: what a stored state hash is taken of, so the same for ever.
+
+    orjson writes it about ten times faster, and byte for byte the same where the text
+    is ASCII, every key is text and no number has a fraction (a state's JSON: whole
+    numbers, flags, names, lists and objects). Where any of that may not hold, `json`
+    writes it.
+    """
+    if orjson is not None:
+        try:
+            text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        except TypeError:
+            pass
+        else:
+            if text.isascii() and _FRACTION.search(text) is None:
+                return text
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
 
 
 class _Message(BaseModel):
