@@ -322,10 +322,52 @@ def _sentence_templates(game: str) -> list[tuple[str, str, re.Pattern[str]]]:
 _MANDARIN_TILE = re.compile(r"^([a-z]+)-([a-z]+)$")
 
 
+@functools.cache
+def _place_names(game: str) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """The map's names that the engine's sentences write in its notation's lower case
+    (the Emperor's `kiangsi`, printed on the board as "Kiangsi"), and a pattern that
+    finds them as whole words."""
+    import tianxia
+
+    if game not in tianxia.list_games():
+        return None
+    layout = tianxia.load_game(game).layout()
+    provinces = layout.get("provinces") if isinstance(layout, dict) else None
+    names = {
+        str(p["id"]): str(p["name"])
+        for p in provinces or ()
+        if isinstance(p, dict)
+        and isinstance(p.get("id"), str)
+        and isinstance(p.get("name"), str)
+        and p["id"] != p["name"]
+        and p["name"].lower() == p["id"]
+    }
+    if not names:
+        return None
+    words = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    return re.compile(rf"\b({words})\b"), names
+
+
+def place_names(text: str, game: str) -> str:
+    """`text` with the map's places named as the board prints them ("moves 3 units from
+    Kiangsi into Anhwei", not "from kiangsi into anhwei"): a sentence in words is no
+    place for the notation's lower case."""
+    found = _place_names(game) if game else None
+    if found is None:
+        return text
+    pattern, names = found
+    return pattern.sub(lambda m: names[m.group(1)], text)
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def translate_sentence(text: str, lang: str, game: str = "") -> str:
     """A sentence of `game`'s log or of a move's explanation (or a word in one) in
-    `lang`, or as it is where the catalogue has no translation for it."""
+    `lang`, or as it is where the catalogue has no translation for it; the map's
+    places as the board names them."""
+    return place_names(_translate_sentence(text, lang, game), game)
+
+
+def _translate_sentence(text: str, lang: str, game: str) -> str:
     if lang == "en" or not text:
         return text
     t = translations(lang)

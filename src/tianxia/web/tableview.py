@@ -267,8 +267,10 @@ def for_the_table(
             live.game, live.game.layout(), envelope, legal, gettext, names, recent
         )
         asks = confirmations(live.game.NAME, table.state, legal, board_input, gettext)
+    from tianxia.web.sentences import place_names
+
     for entry in msg["legal"]:
-        entry["text"] = move_text(str(entry["explain"]), lang)
+        entry["text"] = move_text(place_names(str(entry["explain"]), live.game.NAME), lang)
         if entry["action"] in asks:
             entry["confirm"] = asks[entry["action"]]
     # The log in words beside the engine's lines, which stay for "Show notation".
