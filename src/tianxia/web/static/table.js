@@ -730,8 +730,12 @@ function ratingCell(r) {
   const num = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const signed = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "exceptZero" });
   const delta = r.after - r.before;
+  // The rating and its change each hold together, so a narrow screen breaks the cell
+  // between them, not inside a number.
+  const words = t("{before} → {after} ({delta})", { before: num.format(r.before), after: num.format(r.after), delta: signed.format(delta) });
+  const cut = words.lastIndexOf(" (");
   const td = el("td", { class: "num rating " + (delta > 0 ? "up" : delta < 0 ? "down" : "same") },
-    t("{before} → {after} ({delta})", { before: num.format(r.before), after: num.format(r.after), delta: signed.format(delta) }));
+    ...(cut > 0 ? [el("span", { text: words.slice(0, cut) }), " ", el("span", { text: words.slice(cut + 1) })] : [words]));
   td.dataset.before = String(r.before);
   td.dataset.after = String(r.after);
   return td;
