@@ -1,0 +1,47 @@
+"""What a newcomer sees at a table of China, the Great Wall and the Emperor, on a phone
+and at a desk: the things a person noticed and a test now keeps in place."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Browser, expect
+
+from serving import Server
+
+# The first seat: where its moves' bar starts, and what lies under its left and right
+# edges (the board spans the phone's width: the bar must too, or the board shows beside it).
+_BAR_EDGES = """() => {
+  const bar = document.getElementById('moves-box');
+  const r = bar.getBoundingClientRect();
+  const y = r.top + Math.min(20, r.height / 2);
+  const under = x => bar.contains(document.elementFromPoint(x, y));
+  return {left: r.left, right: r.right, width: document.documentElement.clientWidth,
+          atLeft: under(1), atRight: under(document.documentElement.clientWidth - 2)};
+}"""
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("title", ["china", "emperor"])
+def test_the_moves_bar_covers_the_board_from_edge_to_edge_on_a_phone(
+    site: Server, browser: Browser, title: str
+) -> None:
+    gid = site.new_game(title, ["open", *["bot:random"] * (2 if title == "china" else 1)])
+    secret = site.join(gid, 0, "Joost")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{site.base}/games/{gid}?lang=nl#s={secret}")
+        expect(page.locator("#moves-box")).to_be_visible()
+        page.wait_for_function(
+            "() => { const c = conns.get(shown); return c && c.view && c.view.legal.length; }"
+        )
+        edges = page.evaluate(_BAR_EDGES)
+        assert edges["left"] <= 0 and edges["right"] >= edges["width"], edges
+        assert edges["atLeft"] and edges["atRight"], edges
+    finally:
+        context.close()
