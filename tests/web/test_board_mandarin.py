@@ -455,3 +455,33 @@ def test_a_collections_tiles_stay_inside_the_seats_box(seat: int) -> None:
     for r in drawn:
         x, w = float(r.get("x") or 0), float(r.get("width") or 0)
         assert left < x and x + w < right, (r.attrib, left, right)
+
+
+@pytest.mark.parametrize("end", ["collection", "cap"])
+def test_the_ends_summary_splits_each_score_into_money_and_tiles(end: str) -> None:
+    """The score is wealth: the summary shows its money and its tiles' worth, and says
+    how the winner was found, since a collection wins over a higher score."""
+    from tianxia.web.i18n import gettext_for
+    from tianxia.web.tableview import summary
+
+    state = mid_game(players=3, phase="over", winners=(1,), end=end)
+    envelope = state.envelope(None, 1)
+    said = summary(state, envelope, gettext_for("de"))
+    money = (2700, 4100, 3300)
+    held = {
+        0: ["ox-red", "ox-pink", "ox-blue", "pig-green"],
+        1: ["tiger-yellow", "tiger-red", "goat-pink"],
+        2: ["rooster-blue"],
+    }
+    tiles = tuple(
+        sum(400 if tile(n) in TABLES.pagoda_tiles else 200 for n in held[seat]) for seat in range(3)
+    )
+    assert tiles[0] == 1000  # ox-red is a pagoda tile
+    assert said["parts"] == [{"money": m, "tiles": t} for m, t in zip(money, tiles, strict=True)]
+    assert said["scores"] == [m + t for m, t in zip(money, tiles, strict=True)]
+    assert said["labels"] == {"money": "Geld", "tiles": "Plättchen"}
+    assert ("Sammlung" in said["note"]) == (end == "collection")
+    assert "400" in said["note"]
+    # Before the end no purse is shown, and nothing is split.
+    running = mid_game(players=3)
+    assert summary(running, running.envelope(None, 1))["parts"] is None

@@ -229,6 +229,9 @@ def summary(
                 earlier = scores[seat] - sum(v for v in p.values() if isinstance(v, int | float))
                 if earlier:
                     p["during the game"] = earlier
+    note = ""
+    if parts is None:
+        parts, note = _board_parts(state.game.NAME, body, envelope.get("scores") or [])
     labels: dict[str, str] = {}
     for p in parts or []:
         for key in p:
@@ -238,7 +241,25 @@ def summary(
         "scores": list(envelope.get("scores") or []),
         "parts": parts,
         "labels": labels,
+        "note": gettext(note) if note else "",
     }
+
+
+def _board_parts(
+    game_name: str, body: Mapping[str, Any], scores: Sequence[Any]
+) -> tuple[list[dict[str, Any]] | None, str]:
+    """A title whose observation has no final scoring of its own: the parts of each
+    seat's score and a sentence on how the winner was found, where its board module
+    says them (`score_parts`)."""
+    try:
+        module = import_module(f"tianxia.web.boards.{game_name}")
+    except ModuleNotFoundError:
+        return None, ""
+    own = getattr(module, "score_parts", None)
+    if own is None:
+        return None, ""
+    found: tuple[list[dict[str, Any]] | None, str] = own(body, scores)
+    return found
 
 
 def for_the_table(

@@ -894,6 +894,28 @@ def confirm(notation: str, board: BoardInput) -> str | None:
     return None
 
 
+def score_parts(
+    body: Mapping[str, Any], scores: Sequence[Any]
+) -> tuple[list[dict[str, Any]] | None, str]:
+    """The end's score, a seat's wealth, as its money and its tiles' worth (every purse
+    is shown once the game is over), and how the winner was found: a collection wins
+    whatever the wealth (MA-8.1), the turn limit and the money variant go by wealth."""
+    from tianxia.web.i18n import N_
+
+    money = body.get("all_money")
+    if not isinstance(money, list) or len(money) != len(scores):
+        return None, ""
+    parts: list[dict[str, Any]] = [
+        {N_("money"): m, N_("tiles"): int(w) - m} for m, w in zip(money, scores, strict=True)
+    ]
+    if body.get("end") == "collection" and not body.get("money_variant"):
+        return parts, N_(
+            "The first to complete a collection wins, whatever the score. The score is"
+            " each player's wealth: money, plus 200 yuan a tile and 400 a pagoda tile."
+        )
+    return parts, N_("The wealthiest wins: money, plus 200 yuan a tile and 400 a pagoda tile.")
+
+
 def render(board: BoardInput) -> Board:
     """The Mandarin board as the viewer of `board.view` sees it."""
     return _Drawing(board).draw()

@@ -696,8 +696,12 @@ function drawLog(v, c) {
 // The end: ranks, scores and their parts, and what to do next.
 function drawSummary(v, c) {
   const box = $("scores-box");
+  const appears = box.hidden && v.terminal;
   box.hidden = !v.terminal;
   if (!v.terminal) return;
+  // The summary stands above the board: a player who ended the game down at the hand
+  // (China's, the Great Wall's) is brought up to it, as BGA shows its end at once.
+  if (appears) requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
   $("summary-h").textContent = t("Game over");
   const sum = v.summary || { ranks: v.scores.map((s) => 1 + v.scores.filter((x) => x > s).length), scores: v.scores, parts: null };
   const partNames = sum.parts ? [...new Set(sum.parts.flatMap((p) => Object.keys(p)))] : [];
@@ -714,6 +718,11 @@ function drawSummary(v, c) {
     ...partNames.map((k) => el("td", { class: "num", text: String((sum.parts[i] || {})[k] ?? "") })),
     ...(ratings.size ? [ratingCell(ratings.get(i))] : [])));
   $("scores").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+  // How the winner was found, where the score alone does not say it (Mandarin).
+  let note = $("summary-note");
+  if (!note) { note = el("p", { id: "summary-note" }); $("scores").after(note); }
+  note.textContent = sum.note || "";
+  note.hidden = !sum.note;
   const actions = [];
   if (c.secret) {
     const label = v.rematch ? t("Join the rematch") : t("Rematch");
