@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -44,6 +45,7 @@ from tianxia.core.registry import game_class
 from tianxia.play.table import STRENGTHS, SeatPlan, Table
 from tianxia.tui.render import Context, context, generic, render
 from tianxia.tui.render.common import seat_style
+from tianxia.web.logforms import short_sentence
 
 if TYPE_CHECKING:
     from tianxia.tui.app import TianxiaApp
@@ -104,9 +106,20 @@ def load_saved(path: str) -> Match:
 LogEntry = tuple[int, int | None, str, bool]
 
 
-def log_entries(events: list[JSON]) -> list[LogEntry]:
-    """A seat's events (`Table.events_for`) as log lines."""
-    return [(e["seq"], e["seat"], e["text"], e["action"] is not None) for e in events]
+def log_entries(events: list[JSON], game: str = "") -> list[LogEntry]:
+    """A seat's events (`Table.events_for`) of `game` as log lines."""
+    return [(e["seq"], e["seat"], _told(e["text"], game), e["action"] is not None) for e in events]
+
+
+def _told(text: str, game: str) -> str:
+    """An event as the log tells it: a Silk Road card played is its number, title and
+    merchant, as in the browser's log; its whole text is on the card (`LOG_FORMS`)."""
+    seat, sep, sentence = text.partition(": ")
+    if sep and re.fullmatch(r"P\d", seat):
+        short = short_sentence(sentence, game)
+        if short is not None:
+            return f"{seat} {short}"
+    return text
 
 
 def log_line(
@@ -613,7 +626,7 @@ class GameScreen(Screen[None]):
             self.query_one("#board-pane").border_title = f"the board as {who} sees it"
         if self.changed("seats", (s.to_move(), viewer)):
             self.query_one("#seats", Static).update(self.seats_table(viewer))
-        self.refresh_log(log_entries(s.events_for(viewer)))
+        self.refresh_log(log_entries(s.events_for(viewer), s.game.NAME))
         prompt = self.query_one("#prompt", Static)
         actions = self.query_one("#actions", OptionList)
         to_move = s.to_move()
@@ -957,7 +970,7 @@ class ReplayScreen(Screen[None]):
         """The record as the chosen viewer reads it (a finished game shows every line)."""
         key = self.viewer
         if key not in self._lines:
-            self._lines[key] = log_entries(self.match.events_for(self.viewer))
+            self._lines[key] = log_entries(self.match.events_for(self.viewer), self.match.game.NAME)
         return self._lines[key]
 
     def action_step(self, delta: int) -> None:

@@ -25,7 +25,9 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from tianxia.web.i18n import N_, WORD, translations
+from tianxia.web.i18n import WORD, translations
+from tianxia.web.logforms import LOG_FORMS
+from tianxia.web.logforms import template_pattern as _pattern
 
 SRC = Path(__file__).resolve().parents[1]
 SOURCES = ["games/*/rules.py", "core/*.py", "play/table.py", "server/live.py"]
@@ -233,19 +235,6 @@ def display_strings() -> list[str]:
     return sorted(out)
 
 
-def _pattern(template: str) -> re.Pattern[str]:
-    out, pos = "", 0
-    for m in re.finditer(r"\{(\d+)\}", template):
-        out += re.escape(template[pos : m.start()].replace("{{", "{").replace("}}", "}"))
-        # Two values side by side ("{3}{4}": a count, then an optional note) cannot be
-        # told apart by the text between them: the first is taken as one word.
-        adjacent = template.startswith("{", m.end())
-        out += f"(?P<v{m.group(1)}>{'[^ ]+' if adjacent else '.*?'})"
-        pos = m.end()
-    out += re.escape(template[pos:].replace("{{", "{").replace("}}", "}"))
-    return re.compile(f"^{out}$", re.DOTALL)
-
-
 @functools.cache
 def _templates() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
     from babel.messages.pofile import read_po
@@ -397,21 +386,6 @@ def _translate_sentence(text: str, lang: str, game: str) -> str:
         return text
     # Every template has fixed words, so each value is shorter than the text.
     return _fill(translated, values, lang, game) or text
-
-
-# Moves the log tells short: the move's button quotes the card's whole text (or the
-# bazaar's payout), which the card and the board show; a log line names the card and
-# where it went. Each engine template, and its log form (the values it keeps by number).
-LOG_FORMS: dict[str, dict[str, str]] = {
-    "silkroad": {
-        "lays {0} {1} face up and carries it out for {2}: {3}": N_("plays {0} {1} for {2}"),
-        "passes {0} {1} to {2}, whose owner carries it out: {3}": N_("gives {0} {1} to {2}"),
-        "calls bazaar {0}: the three foremost earn {1} ounces, then your merchants move "
-        "{2} field": N_("calls bazaar {0}"),
-        "calls bazaar {0}: the three foremost earn {1} ounces, then your merchants move "
-        "{2} fields": N_("calls bazaar {0}"),
-    },
-}
 
 
 def log_sentence(text: str, lang: str, game: str = "") -> str:
