@@ -3,12 +3,15 @@ and at a desk: the things a person noticed and a test now keeps in place."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pytest.importorskip("playwright")
 
 from playwright.sync_api import Browser, expect
 
+from server.client import Player, play_to_the_end
 from serving import Server
 
 # The first seat: where its moves' bar starts, and what lies under its left and right
@@ -43,5 +46,34 @@ def test_the_moves_bar_covers_the_board_from_edge_to_edge_on_a_phone(
         edges = page.evaluate(_BAR_EDGES)
         assert edges["left"] <= 0 and edges["right"] >= edges["width"], edges
         assert edges["atLeft"] and edges["atRight"], edges
+    finally:
+        context.close()
+
+
+@pytest.mark.timeout(120)
+def test_the_summary_comes_into_view_when_the_game_ends(site: Server, browser: Browser) -> None:
+    """China's hand lies under its map: a player who sees the game end from there is
+    brought up to the summary above the board, not left looking at cards."""
+    gid = site.new_game("china", ["open", "bot:random", "bot:random"])
+    secret = site.join(gid, 0, "Anna")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{site.base}/games/{gid}?lang=en#s={secret}")
+        expect(page.locator("#moves-box")).to_be_visible()
+        page.mouse.wheel(0, 3000)
+        page.wait_for_function("() => window.scrollY > 500")
+        # The seat's moves made from another client of its own: the page only watches.
+        play_to_the_end([Player(site.base, gid, secret)], random.Random(4))
+        expect(page.locator("#scores-box")).to_be_visible(timeout=30000)
+        page.wait_for_function(
+            "() => { const r = document.getElementById('scores-box').getBoundingClientRect();"
+            " return r.top >= 0 && r.bottom <= innerHeight; }",
+            timeout=5000,
+        )
+        # Clear of the players' strip that sticks to the top of the page.
+        strip = page.evaluate("() => document.getElementById('players').getBoundingClientRect()")
+        box = page.evaluate("() => document.getElementById('scores-box').getBoundingClientRect()")
+        assert box["top"] >= strip["bottom"] - 1, (box, strip)
     finally:
         context.close()
