@@ -310,8 +310,10 @@ async function leaderboard() {
   const rows = await api(`/api/leaderboard/${document.getElementById("lb-game").value}`);
   const body = document.querySelector("#leaderboard tbody");
   const name = (r) => (r.bot ? `${t("bot")} (${STRENGTHS[r.bot] || r.bot})` : r.player_name);
+  // A rating in the page's number format, as the end of a game shows it ("3,4" in Dutch).
+  const num = new Intl.NumberFormat(document.documentElement.lang || "en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   body.replaceChildren(...(rows.length
-    ? rows.map((r, i) => el("tr", {}, el("td", { text: i + 1 }), el("td", { class: "lb-name", text: name(r) }), el("td", { text: Number(r.rating ?? 0).toFixed(1) }), el("td", { text: r.games ?? "" })))
+    ? rows.map((r, i) => el("tr", {}, el("td", { text: i + 1 }), el("td", { class: "lb-name", text: name(r) }), el("td", { class: "lb-rating", text: num.format(Number(r.rating ?? 0)) }), el("td", { text: r.games ?? "" })))
     : [el("tr", {}, el("td", { colspan: 4, class: "none", text: t("No rated games yet.") }))]));
 }
 document.getElementById("lb-game").addEventListener("change", leaderboard);
