@@ -57,6 +57,12 @@ def serve(
         min=0.0,
         help="Seconds after which an open game nobody has joined since is deleted (0: never).",
     ),
+    lobby_cache: float = typer.Option(
+        1.0,
+        min=0.0,
+        help="Seconds a page of the lobby is shared by everyone who asks for it; a game "
+        "created, joined, left or finished shows at once (0: every request reads anew).",
+    ),
     allow_origin: list[str] = typer.Option(
         [],
         help="An origin (https://host[:port]) whose pages may open websockets, besides "
@@ -133,6 +139,7 @@ def serve(
         open_games=open_games,
         games_in_memory=games_in_memory,
         open_game_expiry=open_game_expiry,
+        lobby_cache=lobby_cache,
         origins=tuple(allow_origin),
         connections_per_address=connections_per_address,
     )

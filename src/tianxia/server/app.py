@@ -22,12 +22,13 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 import tianxia
+from tianxia.core import Game
 from tianxia.play.table import STRENGTHS, make_bot, strengths_for
 from tianxia.server import protocol as P
 from tianxia.server.limits import (
@@ -138,7 +139,13 @@ def create_app(
             store.take_lease(me)
         if hooks is not None:
             store.fault = hooks.fault
-        hub = Hub(store, bot_pause=bot_pause, hooks=hooks, games_in_memory=limits.games_in_memory)
+        hub = Hub(
+            store,
+            bot_pause=bot_pause,
+            hooks=hooks,
+            games_in_memory=limits.games_in_memory,
+            lobby_cache=limits.lobby_cache,
+        )
         app.state.hub = hub
         if hooks is not None and hooks.grace is not None:
             hub.grace = hooks.grace
@@ -238,23 +245,11 @@ def create_app(
             )
         if "players" in body.options:
             raise HTTPException(422, "the number of players is `players`, not an option")
-        try:
-            game = tianxia.load_game(body.game, players=body.players, **body.options)
-        except (TypeError, ValueError) as e:
-            raise HTTPException(422, str(e)) from None
-        seats = body.seats or ["open"] * game.players
-        if len(seats) != game.players:
-            raise HTTPException(422, f"{game.players} seats are needed, not {len(seats)}")
-        plans = [_seat_plan(s) for s in seats]
-        offered = strengths_for(game)
-        for _, strength in plans:
-            if strength is not None and strength not in offered:
-                raise HTTPException(
-                    422,
-                    f"no {strength} bot plays {game.info.title} at {game.players} players "
-                    f"with these options (strengths here: {', '.join(offered)})",
-                )
-        cost = game_cost(plans)
+        # The quota of the minute is counted before the game is built: a client over it
+        # is answered at once, not after the work of a game it may not have. Its cost
+        # needs only the seats (every seat open when none are named: 1).
+        plans = [_seat_plan(s) for s in body.seats] if body.seats else None
+        cost = game_cost(plans) if plans else 1
         wait = per_minute.take(creator, cost)
         if wait is not None:
             raise HTTPException(
@@ -264,6 +259,11 @@ def create_app(
                 f"bots alone twice): try again in {math.ceil(wait)} s",
                 headers={"Retry-After": str(math.ceil(wait))},
             )
+        try:
+            game, plans = _built(body, plans)
+        except BaseException:
+            per_minute.give_back(creator, cost)
+            raise
         game_id = uuid.uuid4().hex[:16]
         st = hub.storage
         try:
@@ -293,24 +293,63 @@ def create_app(
         except BaseException:
             per_minute.give_back(creator, cost)
             raise
+        hub.lobby.changed()
         live = await hub.get(game_id)
         assert live is not None
         return live.summary()
 
-    @app.get("/api/games")
+    def _built(
+        body: NewGame, plans: list[tuple[str, str | None]] | None
+    ) -> tuple[Game, list[tuple[str, str | None]]]:
+        """The game asked for and its seats' plans, checked.
+
+        Raises:
+            HTTPException: 422, with a sentence: no such variant, or seats that do not fit it.
+        """
+        try:
+            game = tianxia.load_game(body.game, players=body.players, **body.options)
+        except (TypeError, ValueError) as e:
+            raise HTTPException(422, str(e)) from None
+        if plans is None:
+            plans = [_seat_plan("open")] * game.players
+        if len(plans) != game.players:
+            raise HTTPException(422, f"{game.players} seats are needed, not {len(plans)}")
+        offered = strengths_for(game)
+        for _, strength in plans:
+            if strength is not None and strength not in offered:
+                raise HTTPException(
+                    422,
+                    f"no {strength} bot plays {game.info.title} at {game.players} players "
+                    f"with these options (strengths here: {', '.join(offered)})",
+                )
+        return game, plans
+
+    @app.get("/api/games", response_model=list[dict[str, Any]])
     async def list_games(
         hub: HubDep,
         status: Annotated[str | None, Query(pattern="^(open|running|finished)$")] = None,
         player: Annotated[str | None, Query(max_length=64)] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
         offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
-    ) -> list[dict[str, Any]]:
+    ) -> Response:
         """Games, newest first, `limit` of them from the `offset`-th; `status` filters,
         `player` keeps that player's games and marks those where it is that player's
         turn. Read from the database: no game is loaded for it (but one stored before
-        its row kept a summary)."""
+        its row kept a summary). A page is shared for `--lobby-cache` seconds by all
+        who ask for it (`LobbyPages`)."""
+
+        async def make() -> bytes:
+            page = await lobby_page(hub, status, player, limit, offset)
+            return json.dumps(page, ensure_ascii=False, separators=(",", ":")).encode()
+
+        body = await hub.lobby.page((status, player, limit, offset), make)
+        return Response(body, media_type="application/json")
+
+    async def lobby_page(
+        hub: Hub, status: str | None, player: str | None, limit: int, offset: int
+    ) -> list[dict[str, Any]]:
         st = hub.storage
-        rows, seats = await st.run(st.store.lobby, status, player, limit, offset)
+        rows, seats = await st.read(st.store.lobby, status, player, limit, offset)
         out = []
         for row in rows:
             mine = [s["seat"] for s in seats.get(row["id"], []) if player and s["player"] == player]
@@ -343,11 +382,11 @@ def create_app(
         if live is None and len(game_id) <= 32:
             # From its row, as the lobby does: asking for a summary loads no game.
             st = hub.storage
-            row = await st.run(st.store.game, game_id)
-            if row is None:
+            found = await st.read(st.store.summary_rows, game_id)
+            if found is None:
                 raise HTTPException(404, "no such game")
             with contextlib.suppress(Unloadable):
-                return row_summary(hub, row, await st.run(st.store.seats, game_id))
+                return row_summary(hub, *found)
         return (await live_or_404(hub, game_id)).summary()
 
     @app.post("/api/games/{game_id}/join")
@@ -367,6 +406,7 @@ def create_app(
                 "secret_hash": hash_secret(secret),
             }
             await st.run(st.store.update_seat, game_id, body.seat, **values)
+            hub.lobby.changed()
             live.seats[body.seat].update(values)
             if hooks is not None:
                 hooks.issued[(game_id, body.seat)] = secret
@@ -391,6 +431,7 @@ def create_app(
                 raise HTTPException(409, "the game has started: resign instead")
             values = {"kind": "open", "name": None, "player": None, "secret_hash": None}
             await hub.storage.run(hub.storage.store.update_seat, game_id, seat, **values)
+            hub.lobby.changed()
             live.seats[seat].update(values)
             for c in list(live.conns):
                 if c.seat == seat:
@@ -408,6 +449,7 @@ def create_app(
             if live.status == "finished":
                 raise HTTPException(409, "the game is over")
             await hub.storage.run(hub.storage.store.update_seat, game_id, seat, resigned=True)
+            hub.lobby.changed()
             live.seats[seat]["resigned"] = True
             live.table.bots[seat] = make_bot(TAKEOVER_STRENGTH, live.game, seat, seat)
             live.broadcast()
@@ -530,7 +572,7 @@ def create_app(
         """The best `limit` ratings of a title, best first."""
         if game not in tianxia.list_games():
             raise HTTPException(404, f"no game {game!r}")
-        return await hub.storage.run(hub.storage.store.leaderboard, game, limit)
+        return await hub.storage.read(hub.storage.store.leaderboard, game, limit)
 
     # --- the websocket ----------------------------------------------------------------------
     # Open websockets per client address (only addresses with one open).
@@ -730,6 +772,7 @@ async def _sweep(hub: Hub, limits: Limits) -> None:
                 while gone := await hub.storage.run(
                     hub.storage.store.expire_open, now - limits.open_game_expiry
                 ):
+                    hub.lobby.changed()
                     for game_id in gone:
                         live = hub.games.pop(game_id, None)
                         if live is not None:

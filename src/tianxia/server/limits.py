@@ -35,6 +35,8 @@ class Limits:
     games_in_memory: int = 256
     # Seconds after which an open game nobody has joined (or left) is deleted; 0: never.
     open_game_expiry: float = 7 * 24 * 3600.0
+    # Seconds a page of the lobby is shared by everyone who asks for it (`LobbyPages`).
+    lobby_cache: float = 1.0
     # Origins (scheme://host[:port]) whose pages may open a websocket besides the
     # server's own host.
     origins: tuple[str, ...] = ()

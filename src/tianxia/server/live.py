@@ -36,6 +36,8 @@ from tianxia.core.registry import game_class
 from tianxia.play.table import NotYourTurn, RandomBot, SeatPlan, Table, make_bot
 from tianxia.server import protocol as P
 from tianxia.server.bots import BOTS_ONLY, PERSON, BotScheduler
+from tianxia.server.lobby import SECONDS as LOBBY_SECONDS
+from tianxia.server.lobby import LobbyPages
 from tianxia.server.storage import Conflict, Row, Store
 
 if TYPE_CHECKING:
@@ -124,11 +126,16 @@ class Connection:
 
 
 class Storage:
-    """The store behind one thread: writes happen in order, off the event loop."""
+    """The store behind one thread: writes happen in order, off the event loop. The
+    reads anyone may ask for at any rate run beside it (`read`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tianxia-db")
+        # As many threads as the store has reader connections.
+        self.readers = ThreadPoolExecutor(
+            max_workers=store.reader_count, thread_name_prefix="tianxia-read"
+        )
 
         self._pending: list[tuple[str, list[Row], dict[str, Any] | None, asyncio.Future[None]]] = []
         self._flushing = False
@@ -137,6 +144,12 @@ class Storage:
     async def run(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, lambda: fn(*args, **kwargs))
+
+    async def read(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """Run `fn`, a read on the store's reader connections (`Store.snapshot`), on
+        a thread of its own: the lobby's polls never queue in front of a commit."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.readers, lambda: fn(*args, **kwargs))
 
     async def append(self, game_id: str, rows: list[Row], values: dict[str, Any] | None) -> None:
         """Write one game's rows, and `values` into its row (`Store.append`); returns
@@ -603,6 +616,7 @@ class LiveGame:
             raise
         self.turn_started = time.time()
         if status == "finished":
+            self.hub.lobby.changed()
             try:
                 await self._rate()
             except Exception:
@@ -912,8 +926,12 @@ class Hub:
         bot_pause: float = 0.0,
         hooks: Hooks | None = None,
         games_in_memory: int = GAMES_IN_MEMORY,
+        lobby_cache: float = LOBBY_SECONDS,
     ) -> None:
         self.storage = Storage(store)
+        # The lobby's pages, shared for `lobby_cache` seconds; whatever changes the
+        # lists says so (`lobby.changed`).
+        self.lobby = LobbyPages(lobby_cache)
         # Test hooks (tianxia.server.testhooks): None unless a test turned them on.
         self.hooks = hooks
         self.background: set[asyncio.Task[None]] = set()
@@ -996,6 +1014,7 @@ class Hub:
                     task.cancel()
         self.bots.close()
         self.storage.pool.shutdown(wait=True)
+        self.storage.readers.shutdown(wait=True)
         self.storage.store.close()
 
 

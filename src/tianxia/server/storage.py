@@ -3,8 +3,12 @@
 SQLite is the embedded default: WAL, ``synchronous=FULL``, foreign keys, a busy timeout,
 and every write in ``BEGIN IMMEDIATE`` on the one connection this process keeps (the
 SQLite here must not have two writers: see docs/server.md). PostgreSQL is used when the
-URL names it. Every method is synchronous and is called from the server's single
-storage thread, so writes are serialised in the order the game locks release them.
+URL names it. Every method is synchronous. Writes, and the reads that load a game, are
+called from the server's single storage thread, so writes are serialised in the order
+the game locks release them. The reads anyone may ask for at any rate (the lobby, a
+game's summary, the leaderboard) go through a small pool of read-only connections of
+their own (`Store.snapshot`): under WAL a reader neither waits for the writer nor makes
+it wait, so a flood of lobby polls never queues in front of a move's commit.
 """
 
 from __future__ import annotations
@@ -225,6 +229,58 @@ def make_engine(url: str) -> Engine:
     return sa.create_engine(url, pool_size=4, pool_pre_ping=True)
 
 
+# Read-only connections for the reads anyone may ask for (`Store.snapshot`).
+READERS = 2
+
+
+def _in_memory(url: str) -> bool:
+    if not url.startswith("sqlite"):
+        return False
+    name = sa.engine.make_url(url).database
+    return not name or name == ":memory:"
+
+
+def make_read_engine(url: str, size: int = READERS) -> Engine | None:
+    """Connections that only read, apart from the writer's (None for an in-memory SQLite
+    database, which another connection would not see).
+
+    SQLite: `query_only`, so none of them ever writes or checkpoints (the SQLite here
+    must keep one writer, docs/server.md), each read one deferred transaction: one
+    snapshot of the WAL, taken without waiting for the writer. PostgreSQL: a pool of its
+    own, each read one `REPEATABLE READ` transaction."""
+    if _in_memory(url):
+        return None
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(
+            url,
+            pool_size=size,
+            max_overflow=0,
+            connect_args={"check_same_thread": False, "isolation_level": None},
+        )
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA query_only=ON")
+            cur.execute("PRAGMA busy_timeout=5000")
+            cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin_deferred(conn: Connection) -> None:
+            conn.exec_driver_sql("BEGIN")
+
+        return engine
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    return sa.create_engine(
+        url,
+        pool_size=size,
+        max_overflow=0,
+        pool_pre_ping=True,
+        isolation_level="REPEATABLE READ",
+    )
+
+
 def migrate(url: str) -> None:
     """Bring the database to the newest schema with alembic (creating it if new)."""
     from alembic import command
@@ -241,9 +297,11 @@ class Store:
     """The database of one server. Not thread-safe by itself: the server calls it from
     one storage thread (the lock makes direct use from tests safe too)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, readers: int = READERS) -> None:
         self.url = url
         self.engine = make_engine(url)
+        self.readers = make_read_engine(url, readers)
+        self.reader_count = readers if self.readers is not None else 1
         self._lock = threading.Lock()
         # A test hook: a function called with a fault point's name; it may kill the process.
         self.fault: Any = None
@@ -260,7 +318,22 @@ class Store:
         with self._lock, self.engine.connect() as conn:
             yield conn
 
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A read on a reader connection: one consistent snapshot, safe from any thread,
+        neither waiting for the writer nor holding it up."""
+        if self.readers is None:
+            with self.read() as c:
+                yield c
+            return
+        with self.readers.begin() as conn:
+            yield conn
+
     def close(self) -> None:
+        # The readers first: the last SQLite connection to close checkpoints the WAL,
+        # and that must be the writer's.
+        if self.readers is not None:
+            self.readers.dispose()
         self.engine.dispose()
 
     # --- games -------------------------------------------------------------------
@@ -344,6 +417,17 @@ class Store:
             for r in c.execute(sa.select(seats).order_by(seats.c.game_id, seats.c.seat)).mappings():
                 out.setdefault(r["game_id"], []).append(dict(r))
         return out
+
+    def summary_rows(self, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """A game's row and its seats, read in one snapshot (`snapshot`), or None."""
+        with self.snapshot() as c:
+            row = c.execute(sa.select(games).where(games.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            found = c.execute(
+                sa.select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)
+            ).mappings()
+            return dict(row), [dict(r) for r in found]
 
     def seats(self, game_id: str) -> list[dict[str, Any]]:
         with self.read() as c:
@@ -510,14 +594,15 @@ class Store:
                     for r in rows
                 ],
             )
-            plain = [{"gid": game_id, "updated": now} for game_id, _, ch in batch if not ch]
-            if plain:
-                c.execute(games.update().where(games.c.id == sa.bindparam("gid")), plain)
+            # One statement per set of columns written, run for all its games at once
+            # (the columns are those of the first parameters): the usual batch, every
+            # game writing its public summary, is one statement, not one per game.
+            by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
             for game_id, _, changes in batch:
-                if changes:
-                    c.execute(
-                        games.update().where(games.c.id == game_id).values(updated=now, **changes)
-                    )
+                values = {**(changes or {}), "updated": now}
+                by_columns.setdefault(tuple(sorted(values)), []).append({**values, "gid": game_id})
+            for params in by_columns.values():
+                c.execute(games.update().where(games.c.id == sa.bindparam("gid")), params)
             if self.fault is not None:
                 self.fault("before_commit")
         if self.fault is not None:
@@ -532,7 +617,8 @@ class Store:
         self, status: str | None, player: str | None, limit: int, offset: int
     ) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
         """A page of games, newest first, and the seats of those games only: indexed
-        queries whose cost grows with the page, not with the number of games."""
+        queries whose cost grows with the page, not with the number of games, read in
+        one snapshot (`snapshot`)."""
         query = sa.select(games).order_by(games.c.created.desc(), games.c.id)
         if status is not None:
             query = query.where(games.c.status == status)
@@ -540,7 +626,7 @@ class Store:
             query = query.where(
                 games.c.id.in_(sa.select(seats.c.game_id).where(seats.c.player == player))
             )
-        with self.read() as c:
+        with self.snapshot() as c:
             rows = [dict(r) for r in c.execute(query.limit(limit).offset(offset)).mappings()]
             out: dict[str, list[dict[str, Any]]] = {}
             if rows:
@@ -673,7 +759,7 @@ class Store:
     def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
         """The best `limit` ratings of a title, best first (rating = mu - 3 sigma)."""
         rating = ratings.c.mu - 3 * ratings.c.sigma
-        with self.read() as c:
+        with self.snapshot() as c:
             rows = c.execute(
                 sa.select(ratings)
                 .where(ratings.c.game == game)
