@@ -194,6 +194,10 @@ def wrap(content: str, size: float, width: float, bold: bool = False) -> list[st
 DESK_WIDTHS = (560.0, 580.0, 640.0)
 
 
+# The font of the pages (style.css), for the boards' text wherever a board is shown.
+FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', sans-serif"
+
+
 def document(
     width: float,
     height: float,
@@ -214,9 +218,13 @@ def document(
     if max_width and max_width not in DESK_WIDTHS:
         raise ValueError(f"no class of style.css holds a board to {max_width} px")
     desk = f" desk-{max_width:.0f}" if max_width else ""
+    # The pages' sans-serif, said on the drawing itself: a board shown as a picture (the
+    # lobby's cards, how to play) gets no style from the page, and a browser's default
+    # serif would set its text narrower than the boards measure it.
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board{desk}" viewBox="0 0 {width:.0f} '
-        f'{height:.0f}" role="group" aria-label="{esc(title)}" preserveAspectRatio="xMidYMid meet">'
+        f'{height:.0f}" role="group" aria-label="{esc(title)}" preserveAspectRatio="xMidYMid meet" '
+        f'font-family="{FONT_FAMILY}">'
         f'<rect width="100%" height="100%" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
     )
 
