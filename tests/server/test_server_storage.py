@@ -90,3 +90,29 @@ def test_a_failed_commit_answers_every_waiting_append_with_the_failure(tmp_path:
     results = asyncio.run(main())
     assert all(isinstance(r, OSError) for r in results)
     assert all(store.log(f"g{g}") == [] for g in range(4))
+
+
+def test_a_batch_writes_each_games_own_values(tmp_path: Path) -> None:
+    # Games writing the same columns go in one statement: each row still gets its own.
+    store = _store(tmp_path, 4)
+    results = store.append_many(
+        [
+            ("g0", [_row(0, "a")], {"seq": 1, "to_move": 1, "scores": "[0, 0]"}),
+            ("g1", [_row(0, "b")], {"seq": 1, "to_move": 0, "scores": "[2, 0]"}),
+            (
+                "g2",
+                [_row(0, "c")],
+                {"seq": 1, "to_move": None, "scores": "[3, 1]", "status": "finished"},
+            ),
+            ("g3", [_row(0, "d")], None),
+        ]
+    )
+    assert results == [None] * 4
+    rows = {g: store.game(g) for g in ("g0", "g1", "g2", "g3")}
+    assert [(r["seq"], r["to_move"], r["scores"], r["status"]) for r in rows.values()] == [
+        (1, 1, "[0, 0]", "open"),
+        (1, 0, "[2, 0]", "open"),
+        (1, None, "[3, 1]", "finished"),
+        (None, None, None, "open"),
+    ]
+    assert rows["g3"]["updated"] == rows["g0"]["updated"] >= rows["g0"]["created"]
