@@ -99,7 +99,7 @@ def observe(
     and its legal action ids (when it is to move) to `cols`, with `row` in `rows` for
     each; keep them in the lane."""
     s = lane.state
-    tensors.extend(s.observation_tensor(seat))
+    tensors.fromlist(s.observation_tensor(seat))
     if s.current_player() != seat:
         lane.legal = ()
         lane.ids = []
