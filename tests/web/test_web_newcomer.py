@@ -77,3 +77,50 @@ def test_the_summary_comes_into_view_when_the_game_ends(site: Server, browser: B
         assert box["top"] >= strip["bottom"] - 1, (box, strip)
     finally:
         context.close()
+
+
+# Each province's unit count and economy markers as Chromium draws them.
+_PROVINCE_BOXES = """() => [...document.querySelectorAll('g.province')].map(g => {
+  const units = g.querySelector('text.units');
+  const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.right, b.top, b.bottom]; };
+  return {id: g.id, units: units ? box(units) : null,
+          markers: [...g.querySelectorAll('g.marker rect')].map(box)};
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de"])
+def test_an_emperor_provinces_markers_leave_its_units_readable(browser: Browser, lang: str) -> None:
+    """Fukien with ten units, a city and a mine: "×10" and the markers side by side, as
+    Chromium sets them, not the markers over the count."""
+    from tianxia import load_game
+    from tianxia.games.emperor.position import position
+    from tianxia.web.boards import render
+    from tianxia.web.i18n import gettext_for
+
+    game = load_game("emperor", 2)
+    cap = game.tables.cap  # type: ignore[attr-defined]
+    state = position(
+        game,  # type: ignore[arg-type]
+        {"fukien": (0, cap), "kansu": (1, 9), "hopeh": (0, 1)},
+        markers={
+            "fukien": {"city": 1, "mine": 1},
+            "kansu": {"city": 1, "mine": 1, "agriculture": 1},
+            "hopeh": {"city": 2, "mine": 1},
+        },
+    )
+    svg = render(game, state.envelope(0, 0), [], gettext_for(lang), ["Joost", "Bot"]).svg
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_content(f"<!doctype html><body style='margin:0;width:390px'>{svg}</body>")
+        checked = 0
+        for p in page.evaluate(_PROVINCE_BOXES):
+            if p["units"] and p["markers"]:
+                checked += 1
+                u = p["units"]
+                for m in p["markers"]:
+                    apart = u[1] <= m[0] or m[1] <= u[0] or u[3] <= m[2] or m[3] <= u[2]
+                    assert apart, p
+        assert checked == 3
+    finally:
+        context.close()

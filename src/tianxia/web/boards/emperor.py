@@ -474,19 +474,30 @@ def _obstacle_sign(obstacle: str, cx: float, cy: float) -> str:
     return ""
 
 
+def _marker_labels(markers: Mapping[str, int], _: Callable[[str], str]) -> list[tuple[str, str]]:
+    """(kind, label) of each marker lying on a province, right to left: its letter in the
+    reader's language (stad S, mijn M, landbouw L) and, for more than one, the count."""
+    letters = initials({k: _(MARKER_NAME[k]) for k in MARKER})
+    out = []
+    for kind in reversed(list(markers)):
+        n = int(markers[kind])
+        if n:
+            letter = letters.get(kind, kind[:1].upper())
+            out.append((kind, letter if n == 1 else f"{letter}{n}"))
+    return out
+
+
+def _marker_w(label: str) -> float:
+    return 13.0 + 7.0 * (len(label) - 1)
+
+
 def _markers(markers: Mapping[str, int], right: float, y: float, _: Callable[[str], str]) -> str:
     out = []
     x = right
-    # The markers' letters in the reader's language (stad S, mijn M, landbouw L).
-    letters = initials({k: _(MARKER_NAME[k]) for k in MARKER})
-    for kind in reversed(list(markers)):
+    for kind, label in _marker_labels(markers, _):
         n = int(markers[kind])
-        if not n:
-            continue
         fill = MARKER[kind][1] if kind in MARKER else "#555"
-        letter = letters.get(kind, kind[:1].upper())
-        label = letter if n == 1 else f"{letter}{n}"
-        w = 13.0 + 7.0 * (len(label) - 1)
+        w = _marker_w(label)
         x -= w + 2
         out.append(
             f'<g class="marker {esc(kind)}"><title>{esc(_(MARKER_NAME.get(kind, kind)))} × {n}'
@@ -532,10 +543,21 @@ def _province(
         )
     out.append(text(place.x, y + 17, place.name, 13.5, font_weight="bold"))
     row = y + 38
+    markers: Mapping[str, int] = prov.get("markers") or {}
+    marker_row = row - 3
     if owner is not None:
+        # The count and the markers share the row: the count gives way (down to 12 px,
+        # as the fonts set "×" and digits: 0.84 and 0.70 em in bold), and where even that
+        # is too wide the markers sit on the box's lower edge instead.
+        room = NODE_W - 3 - sum(_marker_w(lb) + 2 for _k, lb in _marker_labels(markers, _))
+        room -= 25 + 3
+        em = 0.84 + 0.70 * len(str(units))
+        size = min(17.0, room / em)
+        if size < 12:
+            size, marker_row = 17.0, y + NODE_H + 2
         out.append(seat_marker(owner, x + 13, row - 4, 9, size=FONT))
         out.append(
-            f'<text class="units" x="{x + 25:.1f}" y="{row + 2:.1f}" font-size="17" '
+            f'<text class="units" x="{x + 25:.1f}" y="{row + 2:.1f}" font-size="{size:.3g}" '
             f'text-anchor="start" fill="{INK}" font-weight="bold">×{units}</text>'
         )
     elif influence is not None:
@@ -545,7 +567,7 @@ def _province(
         )
     else:
         out.append(text(x + 7, row + 1, _("empty"), FONT, anchor="start", fill="#666"))
-    out.append(_markers(prov.get("markers") or {}, x + NODE_W - 3, row - 3, _))
+    out.append(_markers(markers, x + NODE_W - 3, marker_row, _))
     # The yang and yin cards lying there: small cards on the box's corners (no words on
     # the map, where a label would run into the neighbours; the lines below name them).
     if "yang" in tags:
