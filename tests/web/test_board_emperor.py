@@ -375,3 +375,22 @@ def test_accepting_a_merger_asks_first_and_says_when_it_ends_the_game() -> None:
     view = match.state.envelope(match.state.current_player(), match.seq)
     asked = confirm("accept", BoardInput(match.game, match.game.layout(), view, ["accept"]))
     assert asked and "game ends" not in asked and "cannot be undone" in asked
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de"])
+def test_the_end_says_who_won_in_words(lang: str) -> None:
+    """Not "Result: Anna -1, Bot +1", the returns a bot learns from: who won."""
+    from tianxia.web.i18n import gettext_for
+
+    game = load_game("emperor", 2)
+    match = Match(game, seed=8)
+    rng = random.Random(8)
+    while not match.state.is_terminal():
+        match.play(rng.choice(match.state.legal_actions()))
+    board = render(game, match.state.envelope(0, match.seq), [], gettext_for(lang), ["Anna", "Bo"])
+    words = " ".join("".join(t.itertext()) for t in ET.fromstring(board.svg).iter(f"{SVG}text"))
+    returns = match.state.returns()
+    winners = [n for n, r in zip(["Anna", "Bo"], returns, strict=True) if r == max(returns)]
+    said = gettext_for(lang)("Game over: {seats} won").format(seats=", ".join(winners))
+    assert said in words
+    assert not re.search(r"(Anna|Bo) [+-]\d", words), words

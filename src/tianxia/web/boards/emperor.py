@@ -1017,10 +1017,12 @@ def render(board: BoardInput) -> Board:
         )
     returns = body.get("returns")
     if returns:
+        # Who won, in words: the returns themselves (+1, -1) are for bots and learning.
+        best = max(float(r) for r in returns)
         lines.append(
-            _("Result: {results}").format(
-                results=", ".join(
-                    f"{seat_name(names, i)} {float(r):+g}" for i, r in enumerate(returns)
+            _("Game over: {seats} won").format(
+                seats=", ".join(
+                    seat_name(names, i) for i, r in enumerate(returns) if float(r) == best
                 )
             )
         )
