@@ -285,15 +285,15 @@ def test_the_status_says_when_cashing_in_is_open_after_the_roll() -> None:
     assert s.current_player() == 0 and "cash rat-red" in [str(a) for a in s.legal_actions()]
     mine = texts(board_of(s, 0).svg)
     # Too long for one line of the board, the prompt takes two.
-    assert "P1 (you) keeps the drawn tiles or draws again; P1 (you) may cash in tiles first" in (
-        " ".join(mine)
-    )
+    said = " ".join(mine)
+    assert "P1 (you) keeps the drawn tiles or draws again; you may cash in tiles first" in said
+    assert said.count("P1 (you)") == 1  # the seat once, then "you"
     # A watcher is offered nothing to click, so is not told of it.
     assert "P1 keeps the drawn tiles or draws again" in texts(board_of(s, 1).svg)
     legal = [str(a) for a in s.legal_actions()]
     dutch = render(g, s.envelope(0, 1), legal, gettext_for("nl"))
     # The prompt's lines, read together.
-    assert "mag eerst stenen verzilveren" in " ".join(texts(dutch.svg))
+    assert "; je mag eerst stenen verzilveren" in " ".join(texts(dutch.svg))
 
 
 def test_the_prompt_stays_inside_the_board_in_every_language() -> None:

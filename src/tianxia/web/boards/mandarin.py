@@ -287,8 +287,9 @@ class _Drawing:
         line = lines.get(phase, _("{actor} decides"))
         if phase != "start" and self.actions.cash:
             # Cashing in is open on turn whenever the seat holds tiles (MA-2.1), not
-            # only before the roll; the tiles to click are easy to miss otherwise.
-            line = _("{line}; {actor} may cash in tiles first").format(line=line, actor=actor)
+            # only before the roll; the tiles to click are easy to miss otherwise. Only
+            # the seat that decides is offered them, so the line speaks to it.
+            line = _("{line}; you may cash in tiles first").format(line=line)
         return line.format(
             actor=actor, owner=owner, debtor=self.name(debtor) if debtor >= 0 else ""
         )
