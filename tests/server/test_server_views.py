@@ -4,6 +4,9 @@ once per state for every connection that sees the game alike."""
 from __future__ import annotations
 
 import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,3 +90,103 @@ def test_a_state_hash_is_that_of_its_canonical_json(title: str, players: int) ->
             match.resolve_chance()
         else:
             match.play(rng.choice(state.legal_actions()))
+
+
+def test_a_view_is_computed_once_per_state_for_the_connections_that_see_it_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    import tianxia.web.boards
+    import tianxia.web.tableview
+    from tianxia.server.live import Connection, Hub, LiveGame
+    from tianxia.server.storage import Store, migrate
+    from tianxia.web.tableview import apply_patch
+
+    calls: Counter[str] = Counter()
+
+    def counted(name: str, fn: Any) -> Any:
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return fn(*args, **kwargs)
+
+        return spy
+
+    monkeypatch.setattr(LiveGame, "_shared_view", counted("view", LiveGame._shared_view))
+    monkeypatch.setattr(tianxia.web.boards, "render", counted("render", tianxia.web.boards.render))
+    monkeypatch.setattr(
+        tianxia.web.tableview, "board_patch", counted("patch", tianxia.web.tableview.board_patch)
+    )
+
+    async def play() -> None:
+        url = f"sqlite:///{tmp_path / 'views.sqlite3'}"
+        migrate(url)
+        hub = Hub(Store(url))
+        try:
+            await hub.storage.run(
+                hub.storage.store.create_game,
+                "g",
+                "greatwall",
+                2,
+                {},
+                hub.game("greatwall", 2, {}).VERSION,
+                5,
+                [("human", None)] * 2,
+                None,
+            )
+            live = await hub.get("g")
+            assert live is not None
+            mover = live.table.to_move()
+            got: dict[int, list[dict[str, Any]]] = {}
+
+            def connect(seat: int | None, board: bool) -> Connection:
+                k = len(got)
+                got[k] = []
+
+                async def send(msg: dict[str, Any]) -> None:
+                    got[k].append(json.loads(P.encode(msg)))
+
+                conn = Connection(send=send, seat=seat, bound=True, board=board)
+                live.attach(conn)
+                return conn
+
+            async def views(n: int) -> None:
+                for _ in range(500):
+                    if all(sum(m["type"] == "view" for m in ms) >= n for ms in got.values()):
+                        return
+                    await asyncio.sleep(0.01)
+                raise AssertionError(f"not every connection was sent {n} views: {got}")
+
+            browsers = [connect(mover, True) for _ in range(3)]
+            connect(1 - mover, False)
+            for _ in range(3):
+                connect(None, False)
+            await views(1)
+            calls.clear()
+            action = live.table.legal_for(mover)[0]["action"]
+            msg = P.Act(type="act", action_id="a1", expected_seq=live.table.seq, action=action)
+            async with live.lock:
+                reply = await live.act(browsers[0], msg)
+            assert reply["type"] == "accepted"
+            live.broadcast()
+            await views(2)
+            # Three ways of seeing the game (the mover's browsers, the other seat, the
+            # spectators): three views computed, one board drawn, one patch made.
+            assert calls == {"view": 3, "render": 1, "patch": 1}
+            sent = [[m for m in got[k] if m["type"] == "view"] for k in range(3)]
+            assert all(v[1] == sent[0][1] for v in sent)
+            assert "board_patch" in sent[0][1]
+            fresh = connect(mover, True)  # a window opened now is sent the board whole
+            await views(1)
+            last = [m for m in got[len(got) - 1] if m["type"] == "view"][-1]
+            assert last["board"] == apply_patch(sent[0][0]["board"], sent[0][1]["board_patch"])
+            assert last["since"] == 0 and len(last["events"]) == live.table.seq
+            assert sent[0][1]["since"] > 0 and len(sent[0][1]["events"]) < live.table.seq
+            # The new window changed every view's players' panel (windows open per
+            # seat): each of the three ways was computed once more, for all who see it.
+            assert calls["view"] == 6
+            live.detach(fresh)
+        finally:
+            hub.close()
+
+    asyncio.run(play())

@@ -231,6 +231,12 @@ class LiveGame:
         # last asked for (monotonic), to leave the least recently used first.
         self.evicted = False
         self.used = time.monotonic()
+        # What a view holds whoever receives it, per (seat, language, board), for the
+        # state `_views_of` at `version` (`shared_view`); `version` counts the changes
+        # broadcast, which a view may show beside the state (seats, clock, rematch).
+        self.version = 0
+        self._views: dict[tuple[int | None, str, bool], tuple[dict[str, Any], str | None]] = {}
+        self._views_of: tuple[State, int] | None = None
 
     # --- loading ------------------------------------------------------------------------
     @classmethod
@@ -369,23 +375,66 @@ class LiveGame:
         ]
 
     def view_message(self, conn: Connection) -> dict[str, Any]:
-        """Everything sent to `conn` comes from its viewer's envelope and events only."""
+        """Everything sent to `conn` comes from its viewer's envelope and events only:
+        what every connection of its seat and language is sent alike (`shared_view`),
+        and its own events since its last view (and board, as a patch of its last)."""
         t = self.table
         seat = conn.seat
-        state = t.state
         since = min(conn.sent_seq, t.seq)
-        if state.is_terminal() and not conn.sent_final:
+        if t.state.is_terminal() and not conn.sent_final:
             since = 0  # the end shows every event whole: send the log again
             conn.sent_final = True
+        shared, svg = self.shared_view(seat, conn.lang, conn.board)
+        events = t.events_for(seat, since=since)
+        if conn.lang != "en":
+            from tianxia.web.sentences import translate_sentence
+
+            events = [
+                {**e, "text": translate_sentence(e["text"], conn.lang, self.game.NAME)}
+                if e.get("text")
+                else e
+                for e in events
+            ]
+        msg = {**shared, "since": since, "events": events}
+        if svg is not None:
+            # A browser: each move in words, and the board whole or as a patch.
+            from tianxia.web.tableview import board_for, with_words
+
+            msg["events"] = with_words(self, seat, conn.lang, events)
+            msg.update(board_for(conn, svg))
+        conn.sent_seq = t.seq
+        return msg
+
+    def shared_view(
+        self, seat: int | None, lang: str, board: bool
+    ) -> tuple[dict[str, Any], str | None]:
+        """What a view of `seat` in `lang` holds whoever receives it, and for a browser
+        (`board`) the board drawn, as SVG: computed once per state and change of the
+        game, for every connection that sees it alike (a seat's windows, the
+        spectators). The caller must not change what it is given."""
+        t = self.table
+        now = (t.state, self.version)
+        if self._views_of is None or self._views_of[0] is not now[0] or self._views_of[1] != now[1]:
+            self._views.clear()
+            self._views_of = now
+        key = (seat, lang, board)
+        found = self._views.get(key)
+        if found is None:
+            found = self._views[key] = self._shared_view(seat, lang, board)
+        return found
+
+    def _shared_view(
+        self, seat: int | None, lang: str, board: bool
+    ) -> tuple[dict[str, Any], str | None]:
+        t = self.table
+        state = t.state
         envelope = state.envelope(seat, t.seq)
         running = self.status == "running"
-        msg = {
+        msg: dict[str, Any] = {
             "type": "view",
             "seq": t.seq,
             "view": envelope,
             "legal": t.legal_for(seat) if running and seat not in t.bots else [],
-            "since": since,
-            "events": t.events_for(seat, since=since),
             "terminal": envelope["terminal"],
             "scores": envelope["scores"],
             "undo": seat is not None and running and t.can_undo(seat),
@@ -393,33 +442,35 @@ class LiveGame:
             "seat": seat,
             "seats": self.seat_list(),
         }
-        if conn.lang != "en":
-            _in_words_of(msg, conn.lang, self.game.NAME)
+        if lang != "en":
+            _in_words_of(msg, lang, self.game.NAME)
         to_move = t.to_move()
         if self.row["clock"] and running and to_move >= 0 and to_move not in t.bots:
             clock = float(self.row["clock"])
             msg["clock"] = {"seconds": clock, "deadline": self.turn_started + clock}
-        if conn.board:
+        svg = None
+        if board:
             # A browser: the board, moves in words, the players' panels, the end.
-            from tianxia.web.tableview import for_the_table
+            from tianxia.web.tableview import table_fields
 
-            msg.update(for_the_table(self, conn, envelope, msg))
+            fields, svg = table_fields(self, seat, lang, envelope, msg["legal"])
+            msg.update(fields)
         if state.is_terminal():
             # A bot's reasons name the moves it weighed, which can tell what it held:
             # they are shown once the game is over and nothing is hidden any more.
             from tianxia.web.sentences import bot_reason
 
             msg["why"] = {
-                str(seq): bot_reason(text, conn.lang, self.game.NAME)
+                str(seq): bot_reason(text, lang, self.game.NAME)
                 for seq, (_, text) in t.explanations.items()
             }
-        conn.sent_seq = t.seq
-        return msg
+        return msg, svg
 
     def attach(self, conn: Connection) -> None:
         """Count `conn` among the game's viewers and send it a view at once."""
         self.hub.adopt(self)
         self.conns.add(conn)
+        self.version += 1
         if conn.seat is not None:
             self.broadcast()  # the other panels show this seat connected now
         if conn.sender is None or conn.sender.done():
@@ -429,6 +480,8 @@ class LiveGame:
 
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
+        if not self.conns:
+            self._views.clear()  # a game nobody watches holds no view (boards are large)
         if conn.seat is not None:
             self.broadcast()  # the other panels show this seat gone
         if conn.sender is not None:
@@ -440,6 +493,7 @@ class LiveGame:
         Each connection's own sender builds and sends it when that socket is ready:
         sending here, under the game's lock, let one viewer that stopped reading (its
         buffers full) stop the whole game for everyone."""
+        self.version += 1
         for conn in list(self.conns):
             conn.view_owed = True
             conn.wake.set()
@@ -813,6 +867,7 @@ class LiveGame:
         if seat is not None and seat in self.takeover:
             self.takeover.discard(seat)
             self.table.bots.pop(seat, None)
+            self.version += 1
 
 
 def seat_names(seats: list[dict[str, Any]]) -> list[str]:
@@ -892,17 +947,14 @@ def _think(bot: Any, state: State) -> tuple[State, Any, str]:
 
 
 def _in_words_of(msg: dict[str, Any], lang: str, game: str) -> None:
-    """The log's sentences and the moves' explanations of a view in `lang`: translated
-    from the texts the viewer may read, so a translation tells no more than they do."""
+    """The moves' explanations and the seats' names of a view in `lang` (its log's
+    sentences are translated per connection, `view_message`): translated from the texts
+    the viewer may read, so a translation tells no more than they do."""
     from tianxia.web.i18n import seat_label
     from tianxia.web.sentences import translate_sentence
 
     msg["legal"] = [
         {**a, "explain": translate_sentence(a["explain"], lang, game)} for a in msg["legal"]
-    ]
-    msg["events"] = [
-        {**e, "text": translate_sentence(e["text"], lang, game)} if e.get("text") else e
-        for e in msg["events"]
     ]
     msg["seats"] = [{**s, "name": seat_label(str(s["name"]), lang)} for s in msg["seats"]]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from difflib import SequenceMatcher
 from importlib import import_module
@@ -102,6 +103,38 @@ def apply_patch(old: str, ops: Sequence[int | str]) -> str:
 
 # The last board sent on each browser's connection: the next view sends a patch of it.
 _sent_boards: WeakKeyDictionary[Connection, str] = WeakKeyDictionary()
+# The patches last computed, by (board before, board after): the connections of one seat
+# and language, and the spectators, were sent the same board and are sent the same patch.
+_patches: OrderedDict[tuple[str, str], list[int | str] | None] = OrderedDict()
+PATCHES = 16
+
+
+def patch_of(before: str, after: str) -> list[int | str] | None:
+    """`board_patch(before, after)`, or None where the board whole is not twice as long
+    as the patch; computed once for every connection that goes from one to the other."""
+    key = (before, after)
+    if key in _patches:
+        _patches.move_to_end(key)
+        return _patches[key]
+    ops: list[int | str] | None = board_patch(before, after)
+    if len(json.dumps(ops)) * 2 >= len(after):
+        ops = None
+    _patches[key] = ops
+    while len(_patches) > PATCHES:
+        _patches.popitem(last=False)
+    return ops
+
+
+def board_for(conn: Connection, svg: str) -> dict[str, Any]:
+    """The board for `conn`: a patch of the last board it was sent, where smaller, or
+    the board whole."""
+    before = _sent_boards.get(conn)
+    _sent_boards[conn] = svg
+    if before is not None:
+        ops = patch_of(before, svg)
+        if ops is not None:
+            return {"board_patch": ops}
+    return {"board": svg}
 
 
 def recent_start(match: Match, viewer: int | None) -> int:
@@ -262,14 +295,31 @@ def _board_parts(
     return found
 
 
-def for_the_table(
-    live: LiveGame, conn: Connection, envelope: Mapping[str, Any], msg: dict[str, Any]
-) -> dict[str, Any]:
-    """The fields a browser's view carries beyond the engine's: the board as SVG with the
-    legal moves placed on it (or, when smaller, `board_patch` of the last board this
-    connection was sent), each move's sentence and question, the recent moves, the
-    players' panels, and at the end the summary and the rematch."""
-    seat, lang = conn.seat, conn.lang
+def with_words(
+    live: LiveGame, seat: int | None, lang: str, events: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """`events` (of `seat`'s view) each with its words in `lang` (`Table.words`), beside
+    the engine's lines, which stay for "Show notation"."""
+    table = live.table
+    out = []
+    for event in events:
+        subject, sentence = table.words(int(event["seq"]) - 1, seat)
+        out.append({**event, "words": log_words(subject, sentence, lang, live.game.NAME)})
+    return out
+
+
+def table_fields(
+    live: LiveGame,
+    seat: int | None,
+    lang: str,
+    envelope: Mapping[str, Any],
+    legal: Sequence[Mapping[str, Any]],
+) -> tuple[dict[str, Any], str]:
+    """The fields a browser's view of `seat` in `lang` carries beyond the engine's, alike
+    for every connection that sees it: each legal move with its sentence and question,
+    the recent moves, the players' panels, and at the end the summary and the rematch;
+    and apart, the board as SVG with the legal moves placed on it (each connection is
+    sent it whole or as a patch of the last board it was sent, `board_for`)."""
     from tianxia.web.boards import BoardInput, render
     from tianxia.web.i18n import gettext_for, seat_label
 
@@ -280,48 +330,40 @@ def for_the_table(
     # A spectator's "recent" is the last round; a seat's, what others did since its move.
     start = recent_start(table.match, seat)
     recent = recent_moves(table.match, seat, start)
-    legal = [str(a["action"]) for a in msg["legal"]]
-    drawn = render(live.game, envelope, legal, gettext, names, recent)
+    actions = [str(a["action"]) for a in legal]
+    drawn = render(live.game, envelope, actions, gettext, names, recent)
     asks: dict[str, str] = {}
-    if legal:
+    if actions:
         board_input = BoardInput(
-            live.game, live.game.layout(), envelope, legal, gettext, names, recent
+            live.game, live.game.layout(), envelope, actions, gettext, names, recent
         )
-        asks = confirmations(live.game.NAME, table.state, legal, board_input, gettext)
+        asks = confirmations(live.game.NAME, table.state, actions, board_input, gettext)
     from tianxia.web.sentences import place_names
 
-    for entry in msg["legal"]:
-        entry["text"] = move_text(place_names(str(entry["explain"]), live.game.NAME), lang)
+    moves = []
+    for entry in legal:
+        text = move_text(place_names(str(entry["explain"]), live.game.NAME), lang)
+        move = {**entry, "text": text}
         if entry["action"] in asks:
-            entry["confirm"] = asks[entry["action"]]
-    # The log in words beside the engine's lines, which stay for "Show notation".
-    for event in msg["events"]:
-        subject, sentence = table.words(int(event["seq"]) - 1, seat)
-        event["words"] = log_words(subject, sentence, lang, live.game.NAME)
+            move["confirm"] = asks[entry["action"]]
+        moves.append(move)
     connected: dict[int, int] = {}
     for c in live.conns:
         if c.seat is not None:
             connected[c.seat] = connected.get(c.seat, 0) + 1
     out: dict[str, Any] = {
+        "legal": moves,
         "placed": sorted(drawn.placed),
         "recent": [list(r) for r in recent],
         "recent_from": start + 1,  # the first seq of the log that is recent
         "players": players(seats, envelope, connected),
     }
-    before = _sent_boards.get(conn)
-    _sent_boards[conn] = drawn.svg
-    if before is not None:
-        ops = board_patch(before, drawn.svg)
-        if len(json.dumps(ops)) * 2 < len(drawn.svg):
-            out["board_patch"] = ops
-    if "board_patch" not in out:
-        out["board"] = drawn.svg
     if table.state.is_terminal():
         out["summary"] = summary(table.state, envelope, gettext)
         # Each rated seat's rating before and after the game (kept with the game).
         out["summary"]["ratings"] = live.rating_changes
         out["rematch"] = live.rematch
-    return out
+    return out, drawn.svg
 
 
 def replay_marks(match: Match) -> dict[str, Any]:
