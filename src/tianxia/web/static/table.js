@@ -378,6 +378,7 @@ function drawBoard(v) {
   } else {
     box.innerHTML = svg;
   }
+  forgetStaleDetail();
 }
 
 // One listener for the board, whatever the morph keeps or replaces.
@@ -405,6 +406,17 @@ function detail(spot) {
   if (actions.length === 1) text += ": " + wordsOf(c.view, actions[0]) + (prefs.get("notation") ? ` [${actions[0]}]` : "");
   else if (actions.length > 1 && spot.dataset.pick === undefined) text += " · " + tn("{n} move", "{n} moves", actions.length, { n: actions.length });
   $("details").replaceChildren(withNames(text, c.view));
+  detailOf = { id: spot.id, actions: spot.dataset.actions };
+}
+// The spot the line under the board tells of: a view in which it is gone, or offers
+// other moves, empties the line, so it never describes a move that is no longer there.
+let detailOf = null;
+function forgetStaleDetail() {
+  if (!detailOf) return;
+  const spot = detailOf.id && document.getElementById(detailOf.id);
+  if (spot && spot.classList.contains("spot") && spot.dataset.actions === detailOf.actions) return;
+  $("details").textContent = "";
+  detailOf = null;
 }
 $("board").addEventListener("focusin", (e) => detail(e.target.closest && e.target.closest(".spot")));
 $("board").addEventListener("pointerover", (e) => detail(e.target.closest && e.target.closest(".spot")));
