@@ -124,3 +124,55 @@ def test_an_emperor_provinces_markers_leave_its_units_readable(browser: Browser,
         assert checked == 3
     finally:
         context.close()
+
+
+# The marked places on screen now: between the players' strip and the moves' bar.
+_TARGETS_SHOWN = """() => {
+  const top = document.getElementById('players').getBoundingClientRect().bottom;
+  const bottom = Math.min(innerHeight, document.getElementById('moves-box').getBoundingClientRect().top);
+  const all = [...document.querySelectorAll('.board-wrap .spot.target')];
+  return {all: all.length, shown: all.filter(t => { const b = t.getBoundingClientRect();
+    return b.bottom > top && b.top < bottom; }).length};
+}"""
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("size", ["desk", "phone"])
+def test_a_card_picked_from_chinas_hand_shows_where_it_may_go(
+    site: Server, browser: Browser, size: str
+) -> None:
+    """China's hand lies under the map: a card picked there brings its fields into view."""
+    gid = site.new_game("china", ["open", "bot:random", "bot:random"])
+    secret = site.join(gid, 0, "Anna")
+    phone = size == "phone"
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 900},
+        is_mobile=phone,
+        has_touch=phone,
+        reduced_motion="reduce",
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{site.base}/games/{gid}?lang=en#s={secret}")
+        expect(page.locator("#moves-box")).to_be_visible()
+        page.wait_for_function(
+            "() => { const c = conns.get(shown); return c && c.view && c.view.legal.length; }"
+        )
+        hand = page.locator(".board-wrap .hand .spot[data-pick]")
+        expect(hand.first).to_be_visible()
+        shown = []
+        for k in range(hand.count()):
+            card = hand.nth(k)
+            card.scroll_into_view_if_needed()
+            page.mouse.wheel(0, 2000)  # as far down as the page goes: the hand, the legend
+            page.wait_for_timeout(100)
+            card.click()
+            expect(card).to_have_attribute("aria-pressed", "true")
+            seen = page.evaluate(_TARGETS_SHOWN)
+            assert seen["all"], seen
+            shown.append(seen["shown"])
+            page.keyboard.press("Escape")
+            expect(card).to_have_attribute("aria-pressed", "false")
+        assert all(shown), shown
+    finally:
+        context.close()

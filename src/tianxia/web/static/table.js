@@ -333,6 +333,7 @@ function activate(spot) {
     decorate(c);
     drawMoves(c);
     detail(spot);
+    if (picked !== null) showTargets();
     return;
   }
   let actions = spotActions(spot);
@@ -345,6 +346,24 @@ function activate(spot) {
   if (!actions.length) return;
   if (actions.length === 1) play(c, actions[0]);
   else menu(c, actions, spot.getAttribute("aria-label"));
+}
+
+// A thing picked where none of its places is on screen (China's hand lies under the
+// map): the page brings the nearest of them into view, between the players' strip and
+// the moves' bar, so the player sees where it may go.
+function showTargets() {
+  const targets = [...$("board").querySelectorAll(".spot.target")];
+  if (!targets.length) return;
+  const top = $("players").getBoundingClientRect().bottom;
+  const bar = $("moves-box");
+  const bottom = bar.hidden ? innerHeight : Math.min(innerHeight, bar.getBoundingClientRect().top);
+  const boxes = targets.map((t) => t.getBoundingClientRect());
+  if (boxes.some((b) => b.bottom > top && b.top < bottom)) return;
+  const middle = (top + bottom) / 2;
+  const dist = (b) => Math.abs((b.top + b.bottom) / 2 - middle);
+  const near = boxes.reduce((best, b, i) => (dist(b) < dist(boxes[best]) ? i : best), 0);
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  scrollBy({ top: (boxes[near].top + boxes[near].bottom) / 2 - middle, behavior: still ? "auto" : "smooth" });
 }
 
 // Marks on the board: the picked thing, the targets its moves go to, the busy state.
