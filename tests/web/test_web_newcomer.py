@@ -98,9 +98,9 @@ def test_an_emperor_provinces_markers_leave_its_units_readable(browser: Browser,
     from tianxia.web.i18n import gettext_for
 
     game = load_game("emperor", 2)
-    cap = game.tables.cap  # type: ignore[attr-defined]
+    cap = game.tables.cap
     state = position(
-        game,  # type: ignore[arg-type]
+        game,
         {"fukien": (0, cap), "kansu": (1, 9), "hopeh": (0, 1)},
         markers={
             "fukien": {"city": 1, "mine": 1},
