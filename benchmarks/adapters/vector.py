@@ -6,7 +6,9 @@ Run from the repository root: ``.venv/bin/python benchmarks/adapters/vector.py [
 this file and the raw figures to ``benchmarks/records/<date>/vector.json``. Every line of
 ours steps seeded games with random masked actions for the learning seat against random
 opponents, and counts the learning seat's steps per second, each of which hands back an
-observation and a mask. The pgx line (``pip install -e ".[bench-pgx]"``; skipped with a
+observation and a mask. Two more lines drive the compiled loop of `tianxia.core.batch`
+without the learner's arrays, with and without observations: what the engine alone
+allows. The pgx line (``pip install -e ".[bench-pgx]"``; skipped with a
 sentence without it) steps a batch of 256 Othello games, jitted, with random legal
 actions, auto-reset, and the observation and legal-action mask of every step made
 (`block_until_ready`).
@@ -17,8 +19,10 @@ from __future__ import annotations
 import json
 import os
 import platform
+import random
 import sys
 import time
+from array import array
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,6 +33,7 @@ from gymnasium.vector import SyncVectorEnv
 import tianxia
 from tianxia.adapters.gym import TianxiaEnv
 from tianxia.adapters.vector import TianxiaVectorEnv
+from tianxia.core import batch
 
 PGX_GAME = "othello"
 PGX_BATCH = 256
@@ -61,6 +66,49 @@ class Line:
                 self.steps += 1
                 if done:
                     self.obs, _ = self.envs.reset()
+        self.seconds += time.perf_counter() - start
+
+    def close(self) -> None:
+        self.envs.close()
+
+    @property
+    def rate(self) -> float:
+        return self.steps / self.seconds
+
+
+class EngineLine:
+    """The compiled loop's games without the learner's arrays: random legal actions for
+    the learner, chance and the random opponents (``observe=False``: no observation
+    either), so what is left of a step is the engine's own work; the bound on any
+    batched environment over this engine."""
+
+    def __init__(self, label: str, name: str, players: int, n: int, observe: bool) -> None:
+        self.label, self.observe = label, observe
+        self.envs = TianxiaVectorEnv(name, n, players=players, copy=False)
+        self.envs.reset(seed=0)
+        self.rng = random.Random(0)
+        self.steps, self.seconds = 0, 0.0
+
+    def run(self, seconds: float) -> None:
+        lanes = self.envs._lanes
+        assert lanes is not None
+        rng = self.rng
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            tensors: array[float] = array("f")
+            rows: list[int] = []
+            cols: list[int] = []
+            for i, lane in enumerate(lanes.lanes):
+                assert lane is not None
+                legal = lane.state.legal_actions()
+                a = legal[rng.randrange(len(legal))]
+                lane.state = lane.state.apply_unchecked(a)
+                if batch.advance(lane, 0):
+                    lanes.reset(i, None)
+                if self.observe:
+                    batch.observe(lane, 0, lanes.ids, tensors, rows, cols, i)
+                del lane.log[:]  # nobody reads it here; keeps memory flat
+            self.steps += len(lanes.lanes)
         self.seconds += time.perf_counter() - start
 
     def close(self) -> None:
@@ -141,6 +189,14 @@ def main() -> None:
         Line("TianxiaVectorEnv, 16 games", ours(16), batched=True),
         Line("TianxiaVectorEnv, 256 games", ours(256), batched=True),
         Line("TianxiaVectorEnv, 256 games, 2 worker processes", ours(256, 2), batched=True),
+        EngineLine("compiled loop, 256 games: engine only", name, players, 256, False),
+        EngineLine(
+            "compiled loop, 256 games: engine and observations, no arrays",
+            name,
+            players,
+            256,
+            True,
+        ),
     ]
     pgx_note = ""
     try:
