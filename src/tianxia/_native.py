@@ -38,7 +38,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 
 # What a random playout and a search spend their time in, by profile: each game's rules
 # (legal actions, apply) and search (resampling for IS-MCTS), and the engine's State
-# methods around them. The rest of each game (data tables, views, the Game class,
+# methods around them; and the batched learning environment's loop (core.batch). The rest of each game (data tables, views, the Game class,
 # position setup) is run seldom or once, and compiling it would double the build (about
 # 330,000 lines of C for everything, 190,000 for these). Left interpreted as well:
 # - tianxia.core.value: the state metaclass, run once per class (nothing to gain);
