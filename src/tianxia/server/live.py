@@ -281,10 +281,12 @@ class LiveGame:
                 live.table.bots[s["seat"]] = make_bot(
                     TAKEOVER_STRENGTH, live.game, s["seat"], s["seat"]
                 )
-        # The table resolves chance at once (the opening deal): write what it drew.
+        # The table resolves chance at once (the opening deal): write what it drew, in
+        # the group commit with the moves being written (under a flood of new games, a
+        # commit of its own for each kept the players' moves waiting behind them).
         if match.seq > start:
             rows = live.rows_since(start, None, None)
-            await st.run(st.store.append, game_id, rows, live.public())
+            await st.append(game_id, rows, live.public())
         elif row.get("seq") != match.seq:
             # Stored before the row kept its public summary: the lobby reads it from now on.
             await st.run(st.store.set_values, game_id, live.public())
