@@ -84,6 +84,7 @@ _PROVINCE_BOXES = """() => [...document.querySelectorAll('g.province')].map(g =>
   const units = g.querySelector('text.units');
   const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.right, b.top, b.bottom]; };
   return {id: g.id, units: units ? box(units) : null,
+          name: box(g.querySelector('text')), frame: box(g.querySelector('rect')),
           markers: [...g.querySelectorAll('g.marker rect')].map(box)};
 })"""
 
@@ -91,13 +92,15 @@ _PROVINCE_BOXES = """() => [...document.querySelectorAll('g.province')].map(g =>
 @pytest.mark.parametrize("lang", ["en", "nl", "de"])
 def test_an_emperor_provinces_markers_leave_its_units_readable(browser: Browser, lang: str) -> None:
     """Fukien with ten units, a city and a mine: "×10" and the markers side by side, as
-    Chromium sets them, not the markers over the count."""
+    Chromium sets them, not the markers over the count; every name inside its box."""
     from tianxia import load_game
+    from tianxia.games.emperor.game import EmperorGame
     from tianxia.games.emperor.position import position
     from tianxia.web.boards import render
     from tianxia.web.i18n import gettext_for
 
     game = load_game("emperor", 2)
+    assert isinstance(game, EmperorGame)
     cap = game.tables.cap
     state = position(
         game,
@@ -115,6 +118,8 @@ def test_an_emperor_provinces_markers_leave_its_units_readable(browser: Browser,
         page.set_content(f"<!doctype html><body style='margin:0;width:390px'>{svg}</body>")
         checked = 0
         for p in page.evaluate(_PROVINCE_BOXES):
+            # The name inside its box ("Kwangtung" once touched both edges).
+            assert p["frame"][0] + 2 <= p["name"][0] and p["name"][1] <= p["frame"][1] - 2, p
             if p["units"] and p["markers"]:
                 checked += 1
                 u = p["units"]

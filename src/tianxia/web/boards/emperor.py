@@ -541,7 +541,10 @@ def _province(
             f'<rect class="target" x="{x - 2:.1f}" y="{y - 2:.1f}" width="{NODE_W + 4:.1f}" '
             f'height="{NODE_H + 4:.1f}" rx="9" fill="none" stroke="{TARGET}" stroke-width="3"/>'
         )
-    out.append(text(place.x, y + 17, place.name, 13.5, font_weight="bold"))
+    # A long name ("Kwangtung") a little smaller, inside its box (bold letters take
+    # about 0.68 em); never under the 12 px a phone can read.
+    name_size = max(12.0, min(13.5, (NODE_W - 8) / (0.68 * len(place.name))))
+    out.append(text(place.x, y + 17, place.name, round(name_size, 1), font_weight="bold"))
     row = y + 38
     markers: Mapping[str, int] = prov.get("markers") or {}
     marker_row = row - 3
