@@ -467,3 +467,26 @@ def test_a_log_line_names_the_card_and_where_it_went_not_its_whole_text() -> Non
                 assert not re.search(r"\b(your|je|deine?)\b", line, re.IGNORECASE), line
             seen.add(sentence.split()[0])
     assert {"lays", "passes", "calls"} <= seen
+
+
+def test_the_ends_summary_says_that_silver_decides_not_venice() -> None:
+    """Whose merchant reached Venice is what the board shows last; the summary says the
+    score is silver and silver wins."""
+    from tianxia.web.i18n import gettext_for
+    from tianxia.web.tableview import summary
+
+    match = Match(load_game("silkroad", 2), seed=5)
+    rng = random.Random(5)
+    while not match.state.is_terminal():
+        state = match.state
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            match.play(rng.choice(state.legal_actions()))
+    end = match.state
+    said = summary(end, end.envelope(None, match.seq), gettext_for("de"))
+    assert said["parts"] is None
+    assert "Silber" in said["note"] and "Venedig" in said["note"]
+    english = summary(end, end.envelope(None, match.seq))
+    assert "most silver wins" in english["note"]

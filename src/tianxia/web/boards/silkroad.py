@@ -1032,6 +1032,17 @@ def _dead(notation: str) -> int | None:
     return None
 
 
+def score_parts(
+    body: Mapping[str, Any], scores: Sequence[Any]
+) -> tuple[list[dict[str, Any]] | None, str]:
+    """The score is silver alone, but who reached Venice is what the board shows last:
+    the end's summary says that silver decides (SR-9.1, SR-9.3)."""
+    return None, N_(
+        "The score is each player's silver in ounces, after paying for the cards before"
+        " them: the most silver wins, whoever reached Venice."
+    )
+
+
 def confirm(notation: str, board: BoardInput) -> str | None:
     """Laying a dead hand card, or giving up a dead card before you, spends the turn on
     nothing: asked first, in words."""
