@@ -568,8 +568,9 @@ def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], st
     emperor = body.get("emperor")
     final = body.get("final")
     winners = set(body.get("winners") or ())
+    # At the end each row adds up to its points: what was scored during play first.
     last = (
-        _("points: provinces + alliances + roads")
+        _("during play + provinces + alliances + roads")
         if final
         else _("left: houses · emissaries · forts")
     )
@@ -629,7 +630,8 @@ def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], st
         row.append(_text(52 + (MINI_W + 3) * len(faces) + 4, cy2 + 6, size, FONT, "start", GREY))
         if final:
             f = final[seat]
-            detail = f"{f['provinces']} + {f['alliances']} + {f['roads']}"
+            during = int(score) - int(f["provinces"]) - int(f["alliances"]) - int(f["roads"])
+            detail = f"{during} + {f['provinces']} + {f['alliances']} + {f['roads']}"
         else:
             supply = body["supply"][seat]
             detail = f"{supply['houses']} · {supply['emissaries']} · {supply['fortifications']}"
