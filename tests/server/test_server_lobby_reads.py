@@ -90,7 +90,9 @@ def test_the_lobby_answers_while_the_storage_thread_is_held(client: TestClient) 
         release.set()
 
 
-def test_a_commit_does_not_wait_for_lobby_reads(client: TestClient) -> None:
+def test_a_commit_does_not_wait_for_lobby_reads(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     hub = _hub(client)
     store = hub.storage.store
     read = store.lobby
@@ -102,7 +104,7 @@ def test_a_commit_does_not_wait_for_lobby_reads(client: TestClient) -> None:
         release.wait()
         return read(*args)
 
-    store.lobby = slow_lobby
+    monkeypatch.setattr(store, "lobby", slow_lobby)
 
     def poll(offset: int) -> Callable[[], Any]:
         return lambda: client.get("/api/games", params={"offset": offset})
@@ -123,7 +125,7 @@ def test_a_commit_does_not_wait_for_lobby_reads(client: TestClient) -> None:
 
 
 def test_a_page_asked_for_at_once_is_read_once_and_a_change_shows_at_once(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     limits = Limits(games_per_minute=0, open_games=0, lobby_cache=3600.0)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", limits=limits)) as c:
@@ -135,7 +137,7 @@ def test_a_page_asked_for_at_once_is_read_once_and_a_change_shows_at_once(
             reads.append(args)
             return read(*args)
 
-        store.lobby = counted
+        monkeypatch.setattr(store, "lobby", counted)
         first = c.post("/api/games", json=GAME).json()
         pages = [c.get("/api/games", params={"status": "open"}).json() for _ in range(20)]
         assert all([g["id"] for g in p] == [first["id"]] for p in pages)
@@ -155,7 +157,9 @@ def test_a_page_asked_for_at_once_is_read_once_and_a_change_shows_at_once(
         assert len(reads) == 4
 
 
-def test_without_the_cache_every_poll_reads(tmp_path: Path) -> None:
+def test_without_the_cache_every_poll_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     limits = Limits(games_per_minute=0, open_games=0, lobby_cache=0.0)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", limits=limits)) as c:
         store = _hub(c).storage.store
@@ -166,7 +170,7 @@ def test_without_the_cache_every_poll_reads(tmp_path: Path) -> None:
             reads.append(1)
             return read(*args)
 
-        store.lobby = counted
+        monkeypatch.setattr(store, "lobby", counted)
         for _ in range(5):
             c.get("/api/games")
         assert len(reads) == 5
