@@ -485,3 +485,13 @@ def test_the_ends_summary_splits_each_score_into_money_and_tiles(end: str) -> No
     # Before the end no purse is shown, and nothing is split.
     running = mid_game(players=3)
     assert summary(running, running.envelope(None, 1))["parts"] is None
+
+
+def test_only_a_seat_is_told_what_the_dashed_outline_means() -> None:
+    """A spectator (a replay seen by everyone, the lobby's picture) clicks nothing."""
+    state = mid_game()
+    seat = " ".join(texts(board_of(state, 0).svg))
+    watcher = " ".join(texts(board_of(state, None).svg))
+    assert "you may click this now" in seat
+    assert "you may click this now" not in watcher
+    assert "whose turn it is" in watcher

@@ -820,8 +820,10 @@ class _Drawing:
             (back, _("a tile drawn face down, turned over at the end of the turn")),
             (held, _("an animal's name inverted in a collection: that seat holds the sector")),
             (turn, _("dashed ring around a mandarin: the seat whose turn it is")),
-            (hint, _("dashed outline: you may click this now")),
         ]
+        if self.viewer is not None:
+            # A spectator, a replay seen by everyone and the lobby's picture click nothing.
+            symbols.append((hint, _("dashed outline: you may click this now")))
         out = [text(MARGIN, top + 20, _("Legend"), size=FONT, anchor="start", font_weight="bold")]
         y = top + 34
         for drawing, words in symbols:
