@@ -181,3 +181,40 @@ def test_a_card_picked_from_chinas_hand_shows_where_it_may_go(
         assert all(shown), shown
     finally:
         context.close()
+
+
+# Each yang card in the viewer's hand: its frame and its words as Chromium sets them.
+_HAND_CARDS = """() => [...document.querySelectorAll('#em-hand > g')].map(g => {
+  const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.right]; };
+  return {id: g.id, frame: box(g.querySelector('rect')),
+          words: [...g.querySelectorAll('text')].map(t => [t.textContent, ...box(t)])};
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de"])
+def test_an_emperor_yang_cards_words_stay_on_the_card(browser: Browser, lang: str) -> None:
+    """ "overstroming" and "Überschwemmung" once ran off both sides of their card."""
+    from tianxia import load_game
+    from tianxia.games.emperor.game import EmperorGame
+    from tianxia.games.emperor.position import position
+    from tianxia.web.boards import render
+    from tianxia.web.i18n import gettext_for
+
+    game = load_game("emperor", 2)
+    assert isinstance(game, EmperorGame)
+    kinds = list(game.tables.yang_kinds)
+    hand = {kind: 1 + k % 2 for k, kind in enumerate(kinds)}
+    state = position(game, {"fukien": (0, 3), "kansu": (1, 3)}, hands={0: hand})
+    svg = render(game, state.envelope(0, 0), [], gettext_for(lang), ["Joost", "Bot"]).svg
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_content(f"<!doctype html><body style='margin:0;width:390px'>{svg}</body>")
+        cards = page.evaluate(_HAND_CARDS)
+        assert len(cards) == len(kinds), cards
+        for card in cards:
+            for _words, left, right in card["words"]:
+                assert card["frame"][0] + 1 <= left and right <= card["frame"][1] - 1, card
+            assert card["frame"][1] <= 390, card
+    finally:
+        context.close()

@@ -781,11 +781,14 @@ def _hand(body: Mapping[str, Any], y: float, _: Callable[[str], str]) -> tuple[s
         cards.append((f"{fresh}-drawn", _(KIND_NAME.get(fresh, fresh)), _("just drawn")))
     cx = MARGIN
     for key, face, sub in cards:
-        if cx + CARD_W > WIDTH - MARGIN:
+        # A card as wide as its word ("overstroming", "Überschwemmung"; bold letters
+        # take about 0.68 em), so the word stays on it.
+        w = max(CARD_W, 0.68 * 13 * len(face) + 12, 0.6 * FONT * len(sub) + 12)
+        if cx + w > WIDTH - MARGIN:
             cx = MARGIN
             y += CARD_H + 6
-        parts.append(f'<g id="em-card-{esc(key)}">{_card(cx, y, face, sub)}</g>')
-        cx += CARD_W + 6
+        parts.append(f'<g id="em-card-{esc(key)}">{_card(cx, y, face, sub, w)}</g>')
+        cx += w + 6
     if not cards:
         parts.append(text(MARGIN, y + 14, _("none"), FONT, anchor="start"))
         y -= CARD_H - 20
