@@ -123,6 +123,23 @@ def test_the_summary_ranks_the_others_by_their_scores(title: str) -> None:
                     assert s["ranks"][a] == s["ranks"][b]
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_emperors_summary_says_what_each_score_is_made_of(players: int) -> None:
+    # Provinces, units, yang cards and markers (EM-9.1): they add up to each score, and
+    # a junior partner who keeps nothing shows nothing.
+    for seed in range(6):
+        m = Match(load_game("emperor", players=players), seed=seed)
+        rng = random.Random(seed)
+        while not m.state.is_terminal():
+            m.play(rng.choice(m.state.legal_actions()))
+        s = summary(m.state, m.state.envelope(0, m.seq))
+        assert s["parts"] is not None
+        for parts, score in zip(s["parts"], s["scores"], strict=True):
+            assert sum(parts.values()) == score, (seed, s)
+            assert all(v >= 0 for v in parts.values()), (seed, s)
+        assert set(s["labels"]) == {"provinces, 2 each", "units", "yang cards", "markers"}
+
+
 @pytest.mark.parametrize("title", TITLES)
 def test_replay_marks_fold_chance_into_the_decision_before_it(title: str) -> None:
     m = _played(title, 7)

@@ -833,6 +833,37 @@ def confirm(notation: str, board: BoardInput) -> str | None:
     )
 
 
+def score_parts(
+    body: Mapping[str, Any], scores: Sequence[Any]
+) -> tuple[list[dict[str, Any]] | None, str]:
+    """The end's score of each seat as the rules count it (EM-9.1): two points a province
+    held or influenced, a point a unit and a yang card in hand, and the markers' points
+    (what remains); a junior partner shows his senior's parts where he shares his
+    senior's result, else nothing (EM-9.3)."""
+    players = body.get("players")
+    if not isinstance(players, list) or len(players) != len(scores):
+        return None, ""
+    own: list[dict[str, Any]] = []
+    for p, score in zip(players, scores, strict=True):
+        provinces, units, cards = 2 * int(p["provinces"]), int(p["units"]), int(p["yang_cards"])
+        own.append(
+            {
+                N_("provinces, 2 each"): provinces,
+                N_("units"): units,
+                N_("yang cards"): cards,
+                N_("markers"): int(score) - provinces - units - cards,
+            }
+        )
+    parts = []
+    for seat, p in enumerate(players):
+        senior = int(p.get("senior", seat))
+        shares = senior != seat and scores[seat] == scores[senior] and scores[seat]
+        parts.append(dict(own[senior]) if shares else own[seat])
+        if senior != seat and not shares:
+            parts[-1] = {k: 0 for k in own[seat]}
+    return parts, ""
+
+
 def render(board: BoardInput) -> Board:
     _ = board.gettext
     body = board.body
