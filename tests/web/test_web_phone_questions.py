@@ -1,5 +1,6 @@
-"""A Mandarin auction on a phone in Dutch: the bid field and the question before a pass
-fit the screen, every button whole and at hand."""
+"""The table on a phone: in a Mandarin auction in Dutch the bid field and the question
+before a pass fit the screen, every button whole and at hand; the heading leaves the
+screen to the board."""
 
 from __future__ import annotations
 
@@ -77,3 +78,17 @@ def test_a_bid_and_the_question_before_a_pass_fit_a_phone(site: Server, browser:
     page.locator("#confirm-no").click()
     expect(question).to_be_hidden()
     assert page.locator("#log li").count() == n
+
+
+@pytest.mark.timeout(60)
+def test_the_tables_heading_takes_two_short_rows_on_a_phone(site: Server, browser: Browser) -> None:
+    gid = site.new_game("silkroad", ["bot:easy", "bot:easy"])
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{site.base}/games/{gid}?lang=de")
+    expect(page.locator(".board-wrap svg")).to_be_visible()
+    bar = page.locator(".table .bar").bounding_box()
+    link = page.locator("#rules-link").bounding_box()
+    assert bar is not None and link is not None
+    # "Die Seidenstraße" and its status on one row, the rules link (44 px to tap) under it.
+    assert link["height"] >= 44
+    assert bar["height"] <= 80, bar
