@@ -4,6 +4,7 @@ none hidden beyond the box's edge."""
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
@@ -41,6 +42,12 @@ def test_a_rated_summary_fits_a_phone_without_scrolling_sideways(
         " return [b.scrollWidth, b.clientWidth]; }"
     )
     assert widths[0] <= widths[1], widths
+    # Each cell adds up: the change is the difference of the two ratings shown.
+    for text in page.locator("#scores td.rating").all_inner_texts():
+        before, after, delta = (
+            float(x.replace(",", ".")) for x in re.findall(r"[-+]?\d+,\d", text)
+        )
+        assert round(after - before, 1) == delta, text
     # A rating's change stays with its number when the cell wraps.
     for cell in page.locator("#scores td.rating").all():
         for part in cell.locator("span").all():

@@ -55,7 +55,10 @@ def _rows(page: Page) -> dict[str, str]:
 def _expected(change: dict[str, float], decimal: str) -> str:
     """The rating cell as the page writes it: one decimal, the change signed."""
     before, after = change["before"], change["after"]
-    text = f"{before:.1f} → {after:.1f} ({after - before:+.1f})"
+    # The change is the difference of the two numbers shown.
+    delta = float(f"{after:.1f}") - float(f"{before:.1f}")
+    signed = f"{delta:+.1f}" if round(delta, 1) else "0.0"
+    text = f"{before:.1f} → {after:.1f} ({signed})"
     return text.replace(".", decimal)
 
 
