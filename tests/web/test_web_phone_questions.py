@@ -56,6 +56,8 @@ def test_a_bid_and_the_question_before_a_pass_fit_a_phone(site: Server, browser:
         if box
     ]
     assert len(tops) == 3 and max(tops) - min(tops) < 2, tops
+    # Its range in Dutch numbers: "Bedrag (100 tot 20.000)".
+    expect(stepper.locator("label")).to_contain_text("20.000")
     passing = page.locator("#moves button.move.asks").first
     passing.click()
     question = page.locator("#confirm")

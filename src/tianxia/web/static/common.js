@@ -64,7 +64,9 @@ function amountField(head, amounts, start, o) {
   const lo = amounts[0], hi = amounts[amounts.length - 1];
   const id = "amount-" + head.replace(/\W+/g, "-");
   const input = el("input", { type: "number", id, class: "amount", min: lo, max: hi, step, value: start, inputmode: "numeric" });
-  const label = el("label", { for: id, text: t("Amount ({min} to {max})", { min: lo, max: hi }) });
+  // The range in the page's number format ("20.000" in Dutch and German).
+  const num = new Intl.NumberFormat(document.documentElement.lang || "en");
+  const label = el("label", { for: id, text: t("Amount ({min} to {max})", { min: num.format(lo), max: num.format(hi) }) });
   const words = el("span", { class: "amount-words", "aria-live": "polite" });
   const go = el("button", { class: "move", disabled: o.blocked() });
   const current = () => o.pick(Number(input.value));
