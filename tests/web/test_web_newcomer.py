@@ -4,6 +4,7 @@ and at a desk: the things a person noticed and a test now keeps in place."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -218,3 +219,49 @@ def test_an_emperor_yang_cards_words_stay_on_the_card(browser: Browser, lang: st
             assert card["frame"][1] <= 390, card
     finally:
         context.close()
+
+
+@pytest.mark.timeout(120)
+def test_a_summarys_parts_fit_a_phone_as_a_sum_under_each_score(
+    site: Server, browser: Browser
+) -> None:
+    """The Emperor's four parts as columns ran a phone's summary off its side: there
+    they are a sum under each score, named once under the table; at a desk, columns."""
+    import httpx
+
+    gid = site.new_game("emperor", ["bot:random", "bot:easy"])
+    for _ in range(240):
+        if httpx.get(f"{site.base}/api/games/{gid}").json()["status"] == "finished":
+            break
+        time.sleep(0.25)
+    for phone in (True, False):
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 900},
+            is_mobile=phone,
+            has_touch=phone,
+        )
+        try:
+            page = context.new_page()
+            page.goto(f"{site.base}/games/{gid}?lang=nl")
+            expect(page.locator("#scores-box")).to_be_visible()
+            # The score and its parts on screen (the rating after them is the table's
+            # last column, and wraps of its own).
+            fits = page.evaluate(
+                "() => document.querySelector('#scores thead th:nth-child(3)')"
+                ".getBoundingClientRect().right"
+                " <= document.getElementById('scores-box').getBoundingClientRect().right"
+            )
+            lines = page.locator("#scores .parts-line")
+            columns = page.locator("#scores th.part")
+            if phone:
+                assert fits
+                expect(lines.first).to_be_visible()
+                assert lines.first.inner_text().startswith("= ")
+                expect(page.locator("#summary-parts")).to_contain_text("eenheden")
+                expect(columns.first).to_be_hidden()
+            else:
+                expect(columns.first).to_be_visible()
+                expect(lines.first).to_be_hidden()
+                expect(page.locator("#summary-parts")).to_be_hidden()
+        finally:
+            context.close()

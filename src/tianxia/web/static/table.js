@@ -739,14 +739,18 @@ function drawSummary(v, c) {
   // A rated game: each seat's rating before and after it, as lichess shows it.
   const ratings = new Map((sum.ratings || []).map((r) => [r.seat, r]));
   const head = el("tr", {}, el("th", { text: t("Rank") }), el("th", { text: t("Player") }), el("th", { text: t("Score") }),
-    ...partNames.map((k) => el("th", { text: (sum.labels || {})[k] || k })),
+    ...partNames.map((k) => el("th", { class: "part", text: (sum.labels || {})[k] || k })),
     ...(ratings.size ? [el("th", { text: t("Rating") })] : []));
+  // On a phone the parts are a sum under each score, named once under the table, rather
+  // than columns that would run off the screen's side.
+  const sumOf = (i) => "= " + partNames.map((k) => String((sum.parts[i] || {})[k] ?? 0)).join(" + ");
   const order = sum.scores.map((_, i) => i).sort((a, b) => sum.ranks[a] - sum.ranks[b]);
   const rows = order.map((i) => el("tr", { class: sum.ranks[i] === 1 ? "winner" : "" },
     el("td", { text: sum.ranks[i] === 1 ? t("Winner") : String(sum.ranks[i]) }),
     el("th", {}, swatch(i), " " + seatName(v, i)),
-    el("td", { class: "num", text: String(sum.scores[i] ?? "") }),
-    ...partNames.map((k) => el("td", { class: "num", text: String((sum.parts[i] || {})[k] ?? "") })),
+    el("td", { class: "num" }, String(sum.scores[i] ?? ""),
+      ...(partNames.length ? [el("span", { class: "parts-line", text: sumOf(i) })] : [])),
+    ...partNames.map((k) => el("td", { class: "num part", text: String((sum.parts[i] || {})[k] ?? "") })),
     ...(ratings.size ? [ratingCell(ratings.get(i))] : [])));
   $("scores").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
   // How the winner was found, where the score alone does not say it (Mandarin).
@@ -754,6 +758,10 @@ function drawSummary(v, c) {
   if (!note) { note = el("p", { id: "summary-note" }); $("scores").after(note); }
   note.textContent = sum.note || "";
   note.hidden = !sum.note;
+  let named = $("summary-parts");
+  if (!named) { named = el("p", { id: "summary-parts" }); $("scores").after(named); }
+  named.textContent = partNames.length ? t("Score") + " = " + partNames.map((k) => (sum.labels || {})[k] || k).join(" + ") : "";
+  named.hidden = !partNames.length;
   const actions = [];
   if (c.secret) {
     const label = v.rematch ? t("Join the rematch") : t("Rematch");
