@@ -259,8 +259,8 @@ def test_the_leaderboard_names_its_players_and_the_lists_date_their_games(
     assert sorted(names.all_inner_texts()) == sorted(["Anne", bot])
     # Ratings in the page's number format, a German decimal comma.
     rated = httpx.get(f"{site.base}/api/leaderboard/greatwall").json()
-    shown = page.locator("#leaderboard td.lb-rating").all_inner_texts()
-    assert shown == [f"{float(r['rating']):.1f}".replace(".", ",") for r in rated]
+    ratings = page.locator("#leaderboard td.lb-rating").all_inner_texts()
+    assert ratings == [f"{float(r['rating']):.1f}".replace(".", ",") for r in rated]
     # The finished game carries its date in words, and its exact time on focus too.
     page.goto(site.base + "/?lang=en")
     when = page.locator(f"#finished li[data-game='{g['id']}'] time.when")
