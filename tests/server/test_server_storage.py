@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,7 +109,11 @@ def test_a_batch_writes_each_games_own_values(tmp_path: Path) -> None:
         ]
     )
     assert results == [None] * 4
-    rows = {g: store.game(g) for g in ("g0", "g1", "g2", "g3")}
+    rows: dict[str, dict[str, Any]] = {}
+    for g in ("g0", "g1", "g2", "g3"):
+        row = store.game(g)
+        assert row is not None
+        rows[g] = row
     assert [(r["seq"], r["to_move"], r["scores"], r["status"]) for r in rows.values()] == [
         (1, 1, "[0, 0]", "open"),
         (1, 0, "[2, 0]", "open"),
