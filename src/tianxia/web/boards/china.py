@@ -568,9 +568,10 @@ def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], st
     emperor = body.get("emperor")
     final = body.get("final")
     winners = set(body.get("winners") or ())
-    # At the end each row adds up to its points: what was scored during play first.
+    # At the end each row adds up to its points, in the summary's order: the final
+    # scoring's parts, then what was scored during play.
     last = (
-        _("during play + provinces + alliances + roads")
+        _("provinces + alliances + roads + during play")
         if final
         else _("left: houses · emissaries · forts")
     )
@@ -631,7 +632,7 @@ def _seats(board: BoardInput, places: _Places, top: float, _: Callable[[str], st
         if final:
             f = final[seat]
             during = int(score) - int(f["provinces"]) - int(f["alliances"]) - int(f["roads"])
-            detail = f"{during} + {f['provinces']} + {f['alliances']} + {f['roads']}"
+            detail = f"{f['provinces']} + {f['alliances']} + {f['roads']} + {during}"
         else:
             supply = body["supply"][seat]
             detail = f"{supply['houses']} · {supply['emissaries']} · {supply['fortifications']}"
