@@ -46,3 +46,18 @@ def test_a_silk_road_card_played_or_given_is_one_short_line() -> None:
 def test_other_titles_keep_their_lines() -> None:
     events = _events("mandarin", 2, players=2)
     assert [t for _, _, t, _ in log_entries(events, "mandarin")] == [e["text"] for e in events]
+
+
+def test_the_line_players_log_tells_a_card_short_too() -> None:
+    from typer.testing import CliRunner
+
+    from tianxia.cli.app import app
+    from tianxia.cli.main import _load_commands
+
+    _load_commands()
+    out = CliRunner().invoke(
+        app, ["play", "silkroad", "-p", "2", "--seats", "random,random", "--seed", "3"], input=""
+    )
+    assert out.exit_code == 0, out.output
+    assert re.search(r"P\d plays #\d+ '[^']+' for \w+\n", out.output)
+    assert "face up and carries it out" not in out.output

@@ -137,8 +137,11 @@ class TextTable:
             self.console.print(f"  [bold]{i:>3}[/bold]  {a}", highlight=False)
 
     def show_log(self, viewer: int | None, since: int = 0) -> None:
+        from tianxia.web.logforms import told
+
         for e in self.table.events_for(viewer, since):
-            self.console.print(f"{e['seq']:>4}  {e['text']}", highlight=False)
+            line = told(e["text"], self.table.game.NAME)
+            self.console.print(f"{e['seq']:>4}  {line}", highlight=False)
 
     def catch_up(self) -> None:
         """Print the log lines not printed yet, as the seat at the keyboard may read them."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -45,7 +44,7 @@ from tianxia.core.registry import game_class
 from tianxia.play.table import STRENGTHS, SeatPlan, Table
 from tianxia.tui.render import Context, context, generic, render
 from tianxia.tui.render.common import seat_style
-from tianxia.web.logforms import short_sentence
+from tianxia.web.logforms import told
 
 if TYPE_CHECKING:
     from tianxia.tui.app import TianxiaApp
@@ -108,18 +107,9 @@ LogEntry = tuple[int, int | None, str, bool]
 
 def log_entries(events: list[JSON], game: str = "") -> list[LogEntry]:
     """A seat's events (`Table.events_for`) of `game` as log lines."""
-    return [(e["seq"], e["seat"], _told(e["text"], game), e["action"] is not None) for e in events]
-
-
-def _told(text: str, game: str) -> str:
-    """An event as the log tells it: a Silk Road card played is its number, title and
-    merchant, as in the browser's log; its whole text is on the card (`LOG_FORMS`)."""
-    seat, sep, sentence = text.partition(": ")
-    if sep and re.fullmatch(r"P\d", seat):
-        short = short_sentence(sentence, game)
-        if short is not None:
-            return f"{seat} {short}"
-    return text
+    # A Silk Road card played reads as in the browser's log: number, title and merchant;
+    # its whole text is on the card (`LOG_FORMS`).
+    return [(e["seq"], e["seat"], told(e["text"], game), e["action"] is not None) for e in events]
 
 
 def log_line(

@@ -55,3 +55,14 @@ def short_sentence(sentence: str, game: str) -> str | None:
         if m is not None:
             return short.format(*(m.group(f"v{i}") for i in range(len(pattern.groupindex))))
     return None
+
+
+def told(text: str, game: str) -> str:
+    """An event's sentence ("P1: lays #5 ... : Move 7 fields forward.") as a log line
+    tells it ("P1 plays #5 'Steppe road' for purple"), or as it is."""
+    seat, sep, sentence = text.partition(": ")
+    if sep and re.fullmatch(r"P\d", seat):
+        short = short_sentence(sentence, game)
+        if short is not None:
+            return f"{seat} {short}"
+    return text
