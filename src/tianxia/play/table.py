@@ -212,9 +212,10 @@ class Table:
         }
         # seq of the bot's move -> (seat, explanation)
         self.explanations: dict[int, tuple[int, str]] = {}
-        # log[i] in words (`event_words`), recorded as the table applies it, beside the
-        # action's stamp (`Match.stamp`), which tells a word recorded before the match was
-        # rolled back from one still true.
+        # log[i] in words (`event_words`), recorded when first read (`words`: a table
+        # nobody reads in words, a bot's or a research client's, spends nothing on
+        # them), beside the action's stamp (`Match.stamp`), which tells a word recorded
+        # before the match was rolled back from one still true.
         self._words: list[tuple[int, tuple[str, str]]] = []
         self.match.resolve_chance()
 
@@ -274,7 +275,6 @@ class Table:
         a = self.state.to_action(action)
         self.match.play(a)
         self.match.resolve_chance()
-        self._record()
         return a
 
     def check_turn(self, seat: int) -> None:
@@ -305,7 +305,6 @@ class Table:
         self.match.play(action)
         self.explanations[self.seq] = (seat, why)
         self.match.resolve_chance()
-        self._record()
         return True
 
     def last_explanation(self) -> tuple[int, int, str] | None:
