@@ -164,59 +164,70 @@ def test_the_pseudo_locale_is_refused_without_its_switch(site: Server) -> None:
     assert httpx.get(site.base + "/api/games/x/replay", params={"lang": "xx"}).status_code == 422
 
 
-def test_every_page_shows_only_translated_words(pseudo: Server, page: Page) -> None:
-    allowed = ALLOWED | _layout_words()
-    wrong: list[str] = []
-    page.goto(pseudo.base + "/?lang=xx")  # the cookie keeps the language from here on
-    expect(page.locator("html")).to_have_attribute("lang", "xx")
-    assert "xx" not in [a.get_attribute("lang") for a in page.locator("nav.langs a").all()]
-    wrong += _check(page, "lobby", allowed)
-    for name in TITLES:
-        page.goto(f"{pseudo.base}/rules/{name}")
-        wrong += _check(page, f"rules {name}", allowed)
-
-    rng = random.Random(11)
-    for name in TITLES:
-        seats = ["open"] + ["bot:random"] * (PLAYERS[name] - 1)
-        gid = _api(pseudo, "/api/games", {"game": name, "seats": seats, "players": len(seats)})[
-            "id"
-        ]
-        page.goto(f"{pseudo.base}/games/{gid}")
-        page.once("dialog", lambda d: d.accept(NAME))
-        page.locator("#seats li.seat0 button.take").click()
-        expect(page.locator(".board-wrap svg")).to_be_visible(timeout=30000)
-        wrong += _check(page, f"{name} table", allowed)
-        for round_ in range(4):
-            play_to_the_end(page, rng, moves=4)
-            wrong += _check(page, f"{name} table after {4 * (round_ + 1)} moves", allowed)
-            if page.locator("#scores-box").is_visible():
-                break
-
-    # The end of a game and its replay, for every title.
-    for name in TITLES:
-        gid = _api(
-            pseudo,
-            "/api/games",
-            {"game": name, "seats": ["bot:random"] * PLAYERS[name], "players": PLAYERS[name]},
-        )["id"]
-        deadline = time.monotonic() + 120
-        while _api(pseudo, f"/api/games/{gid}")["status"] != "finished":
-            assert time.monotonic() < deadline, f"{name}: the bots did not finish"
-            time.sleep(0.2)
-        page.goto(f"{pseudo.base}/games/{gid}")
-        expect(page.locator("#scores-box")).to_be_visible(timeout=30000)
-        wrong += _check(page, f"{name} end", allowed)
-        page.goto(f"{pseudo.base}/games/{gid}/replay")
-        expect(page.locator(".board-wrap svg")).to_be_visible(timeout=30000)
-        wrong += _check(page, f"{name} replay start", allowed)
-        page.keyboard.press("End")
-        page.wait_for_timeout(300)
-        wrong += _check(page, f"{name} replay end", allowed)
+def _report(wrong: list[str]) -> None:
     report = sorted(set(wrong))
     pages: dict[str, int] = {}
     for w in report:
         pages[w.split(":")[0]] = pages.get(w.split(":")[0], 0) + 1
     assert not report, f"{len(report)} texts outside markers ({pages}):\n" + "\n".join(report[:300])
+
+
+def _enter(pseudo: Server, page: Page) -> None:
+    page.goto(pseudo.base + "/?lang=xx")  # the cookie keeps the language from here on
+    expect(page.locator("html")).to_have_attribute("lang", "xx")
+
+
+def test_the_lobby_shows_only_translated_words(pseudo: Server, page: Page) -> None:
+    _enter(pseudo, page)
+    assert "xx" not in [a.get_attribute("lang") for a in page.locator("nav.langs a").all()]
+    _report(_check(page, "lobby", ALLOWED | _layout_words()))
+
+
+# One title a test, so that the walk's five games share the test workers.
+@pytest.mark.parametrize("name", TITLES)
+def test_every_page_of_a_title_shows_only_translated_words(
+    pseudo: Server, page: Page, name: str
+) -> None:
+    allowed = ALLOWED | _layout_words()
+    wrong: list[str] = []
+    _enter(pseudo, page)
+    page.goto(f"{pseudo.base}/rules/{name}")
+    wrong += _check(page, f"rules {name}", allowed)
+
+    rng = random.Random(11)
+    seats = ["open"] + ["bot:random"] * (PLAYERS[name] - 1)
+    gid = _api(pseudo, "/api/games", {"game": name, "seats": seats, "players": len(seats)})["id"]
+    page.goto(f"{pseudo.base}/games/{gid}")
+    page.once("dialog", lambda d: d.accept(NAME))
+    page.locator("#seats li.seat0 button.take").click()
+    expect(page.locator(".board-wrap svg")).to_be_visible(timeout=30000)
+    wrong += _check(page, f"{name} table", allowed)
+    for round_ in range(4):
+        play_to_the_end(page, rng, moves=4)
+        wrong += _check(page, f"{name} table after {4 * (round_ + 1)} moves", allowed)
+        if page.locator("#scores-box").is_visible():
+            break
+
+    # The end of a game and its replay.
+    gid = _api(
+        pseudo,
+        "/api/games",
+        {"game": name, "seats": ["bot:random"] * PLAYERS[name], "players": PLAYERS[name]},
+    )["id"]
+    deadline = time.monotonic() + 120
+    while _api(pseudo, f"/api/games/{gid}")["status"] != "finished":
+        assert time.monotonic() < deadline, f"{name}: the bots did not finish"
+        time.sleep(0.2)
+    page.goto(f"{pseudo.base}/games/{gid}")
+    expect(page.locator("#scores-box")).to_be_visible(timeout=30000)
+    wrong += _check(page, f"{name} end", allowed)
+    page.goto(f"{pseudo.base}/games/{gid}/replay")
+    expect(page.locator(".board-wrap svg")).to_be_visible(timeout=30000)
+    wrong += _check(page, f"{name} replay start", allowed)
+    page.keyboard.press("End")
+    page.wait_for_timeout(300)
+    wrong += _check(page, f"{name} replay end", allowed)
+    _report(wrong)
 
 
 def test_a_bots_reasons_and_the_log_come_marked_in_the_replay(pseudo: Server) -> None:
