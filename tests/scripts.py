@@ -29,3 +29,15 @@ def play_out(m: Match, rng: random.Random) -> None:
             m.resolve_chance()
         else:
             m.play(rng.choice(m.state.legal_actions()))
+
+
+def random_step(m: Match, rng: random.Random) -> None:
+    """One step of a seeded random game: a chance outcome drawn by its weights from `rng`
+    (not the match's own stream, so one seed fixes the whole game), else a random legal
+    action."""
+    state = m.state
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        m.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    else:
+        m.play(rng.choice(state.legal_actions()))

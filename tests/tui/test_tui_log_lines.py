@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("textual")
 
+from scripts import random_step
 from tianxia.core import Match, load_game
 from tianxia.tui.screens import log_entries
 
@@ -18,12 +19,7 @@ def _events(name: str, seed: int, players: int = 3) -> list[dict[str, object]]:
     match = Match(load_game(name, players), seed=seed)
     rng = random.Random(seed)
     while not match.state.is_terminal() and len(match.log) < 400:
-        state = match.state
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            match.play(rng.choice(state.legal_actions()))
+        random_step(match, rng)
     return list(match.events_for(None))
 
 

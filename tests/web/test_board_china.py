@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from scripts import random_step
 from tianxia.core import Game, State, load_game
 from tianxia.core.match import Match
 from tianxia.web.boards import Board, render
@@ -23,15 +24,6 @@ UNPLACED = {"done", "pass"}  # no place on the board: the page lists them
 
 # Players' names as long as people give them: a board cuts them short, never overlaps them.
 NAMES = ["Anna", "Bernhard-Alexander von Hohenstein", "Chen Jing", "Dirk-Jan", "Elisabeth"]
-
-
-def _step(match: Match, rng: random.Random) -> None:
-    state = match.state
-    if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-    else:
-        match.play(rng.choice(state.legal_actions()))
 
 
 def _play_until(
@@ -46,7 +38,7 @@ def _play_until(
             return game, match
         if match.state.is_terminal():
             break
-        _step(match, rng)
+        random_step(match, rng)
     raise AssertionError("no such position in this game")
 
 
@@ -132,7 +124,7 @@ def test_every_action_but_done_and_pass_has_a_place() -> None:
                 legal = {str(a) for a in match.state.legal_actions()}
                 assert board.placed == legal - UNPLACED, body["phase"]
                 phases.add(body["phase"])
-            _step(match, rng)
+            random_step(match, rng)
         assert {"turn", "place", "refill"} <= phases
         for seat in [None, *range(players)]:
             board, body = _board(game, match, seat)
@@ -314,7 +306,7 @@ def test_lasting_things_keep_their_ids_from_view_to_view() -> None:
     assert built <= ids
     rng = random.Random(14)
     for _ in range(6):
-        _step(match, rng)
+        random_step(match, rng)
     after, _body = _board(game, match, 1)
     # Fields, dragons, houses once built and the seats stay, under the same ids.
     lasting = {i for i in ids if i.startswith(("ch-field-", "ch-dragon-", "ch-seat-"))}

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from scripts import random_step
 from tianxia.core import State, load_game
 from tianxia.core.match import Match
 from tianxia.games.silkroad.data import load_data
@@ -478,12 +479,7 @@ def test_the_ends_summary_says_that_silver_decides_not_venice() -> None:
     match = Match(load_game("silkroad", 2), seed=5)
     rng = random.Random(5)
     while not match.state.is_terminal():
-        state = match.state
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            match.play(rng.choice(state.legal_actions()))
+        random_step(match, rng)
     end = match.state
     said = summary(end, end.envelope(None, match.seq), gettext_for("de"))
     assert said["parts"] is None

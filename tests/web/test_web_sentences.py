@@ -13,6 +13,7 @@ pytest.importorskip("babel")
 
 from babel.messages.pofile import read_po
 
+from scripts import random_step
 from serving import Server
 from tianxia.core import load_game
 from tianxia.core.match import Match
@@ -30,15 +31,6 @@ from tianxia.web.sentences import (
 TITLES = ["china", "greatwall", "emperor", "mandarin", "silkroad"]
 
 
-def _step(match: Match, rng: random.Random) -> None:
-    state = match.state
-    if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        match.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-    else:
-        match.play(rng.choice(state.legal_actions()))
-
-
 @cache
 def _played(name: str, seed: int = 2) -> tuple[list[str], list[str]]:
     """The explanations offered and the log lines seen by every viewer in a random game."""
@@ -51,7 +43,7 @@ def _played(name: str, seed: int = 2) -> tuple[list[str], list[str]]:
             break
         if not state.is_chance_node():
             explained.update(text for _, text in state.explained_actions())
-        _step(match, rng)
+        random_step(match, rng)
     lines = {e["text"] for seat in (None, 0, 1, 2) for e in match.events_for(seat)}
     return sorted(explained), sorted(lines)
 
@@ -141,7 +133,7 @@ def test_a_card_hidden_from_a_seat_stays_hidden_in_its_language() -> None:
     match = Match(load_game("greatwall", 3), seed=5)
     rng = random.Random(5)
     while not any(e["seat"] == 0 and "draws a card" in e["text"] for e in match.events_for(1)):
-        _step(match, rng)
+        random_step(match, rng)
     kinds = [w for lang in ("en", "nl", "de") for w in map(str.lower, _kinds(lang))]
     for lang in ("en", "nl", "de"):
         for e in match.events_for(1):
@@ -213,7 +205,7 @@ def test_sentences_say_a_an_and_plurals_right(name: str) -> None:
         seat = match.state.current_player()
         envelope = match.state.observation(seat if seat >= 0 else None)
         said.update(v for v in _texts(envelope) if " " in v)
-        _step(match, rng)
+        random_step(match, rng)
     wrong = sorted(t for t in said if _WRONG_ENGLISH.search(t))
     assert not wrong, wrong[:5]
 
@@ -261,7 +253,7 @@ def test_a_bots_reason_is_a_sentence_in_words_in_every_language(name: str) -> No
         if state.is_terminal():
             break
         if state.is_chance_node():
-            _step(match, rng)
+            random_step(match, rng)
             continue
         bot = bots[state.current_player()]
         match.play(bot.act(state))
@@ -292,7 +284,7 @@ def test_every_status_the_emperors_board_shows_is_a_word_of_the_catalogue() -> N
         if match.state.is_terminal():
             break
         seen.update(str(p["status"]) for p in match.state.observation(None)["players"])
-        _step(match, rng)
+        random_step(match, rng)
     assert {"waiting", "active"} <= seen <= set(EMPEROR_STATUSES) <= set(words())
 
 
@@ -314,7 +306,7 @@ def test_chinas_log_says_an_orange_card_and_stored_games_keep_their_words(
                     log = match.state.observation(None)["log"]
                     assert any(said in line for line in log), log[-3:]
                     return
-            _step(match, rng)
+            random_step(match, rng)
     pytest.fail("no game offered an exchange of an orange card")
 
 
@@ -325,7 +317,7 @@ def test_the_ends_summary_and_the_cards_alternatives_are_words_of_the_catalogue(
     match = Match(load_game("china", 3), seed=3)
     rng = random.Random(3)
     while not match.state.is_terminal():
-        _step(match, rng)
+        random_step(match, rng)
     final = match.state.observation(None)["final"]
     assert {k for part in final for k in part} == set(FINAL_PARTS)
     cards = cast(Any, load_game("silkroad")).data.cards
