@@ -192,3 +192,17 @@ def play_to_the_end(
             page.wait_for_timeout(30)
     expect(page.locator("#scores-box")).to_be_visible()
     return clicks
+
+
+def play_until(page: Page, rng: random.Random, selector: str, limit: int = 200) -> None:
+    """Click random moves on one's turns until something matching `selector` shows (a
+    stepper, a question), waiting out the others' turns."""
+    for _ in range(limit):
+        if page.locator(selector).count():
+            return
+        seen = look(page)
+        if my_turn(page, seen):
+            if click_a_move(page, rng, seen):
+                wait_for_the_next_view(page, seen["log"], seen["status"])
+        else:
+            page.wait_for_timeout(50)

@@ -14,7 +14,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, expect
 
 from serving import Server
-from web.clicking import click_a_move, look, my_turn, wait_for_the_next_view
+from web.clicking import play_until
 
 PHONE: dict[str, Any] = {
     "viewport": {"width": 390, "height": 844},
@@ -35,15 +35,7 @@ def test_a_bid_and_the_question_before_a_pass_fit_a_phone(site: Server, browser:
     )
     page.goto(f"{site.base}/games/{gid}?lang=nl")
     rng = random.Random(4)
-    for _ in range(200):
-        if page.locator("#moves .stepper").count():
-            break
-        seen = look(page)
-        if my_turn(page, seen):
-            if click_a_move(page, rng, seen):
-                wait_for_the_next_view(page, seen["log"], seen["status"])
-        else:
-            page.wait_for_timeout(50)
+    play_until(page, rng, "#moves .stepper")
     stepper = page.locator("#moves .stepper").first
     expect(stepper).to_be_visible()
     # Less, the amount and more stand on one line, as one control.

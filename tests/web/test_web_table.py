@@ -18,7 +18,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, expect
 
 from serving import Server
-from web.clicking import click_a_move, look, my_turn, wait_for_the_next_view
+from web.clicking import click_a_move, look, my_turn, play_until, wait_for_the_next_view
 
 
 def _hold(page: Page, site: Server, gid: str, seats: dict[int, str]) -> None:
@@ -183,15 +183,7 @@ def test_long_runs_of_amounts_are_one_checked_number_field(site: Server, page: P
     gid = site.new_game("mandarin", ["open", "bot:easy"])
     _hold(page, site, gid, {0: site.join(gid, 0, "Anna")})
     rng = random.Random(4)
-    for _ in range(200):
-        if page.locator("#moves .stepper").count():
-            break
-        seen = look(page)
-        if my_turn(page, seen):
-            if click_a_move(page, rng, seen):
-                wait_for_the_next_view(page, seen["log"], seen["status"])
-        else:
-            page.wait_for_timeout(50)
+    play_until(page, rng, "#moves .stepper")
     stepper = page.locator("#moves .stepper").first
     expect(stepper).to_be_visible()
     amounts = [int(a) for a in re.findall(r"-?\d+", stepper.get_attribute("data-amounts") or "")]
