@@ -201,32 +201,49 @@ def default_url(root: Path | None = None) -> str:
     return f"sqlite:///{folder / 'tianxia.sqlite3'}"
 
 
+def _sqlite_engine(url: str, pragmas: tuple[str, ...], begin: str, **pool: Any) -> Engine:
+    """An SQLite engine whose connections run `pragmas` when opened and start each
+    transaction with `begin` (the driver's own would not say how)."""
+    engine = sa.create_engine(
+        url, connect_args={"check_same_thread": False, "isolation_level": None}, **pool
+    )
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        for pragma in pragmas:
+            cur.execute(pragma)
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql(begin)
+
+    return engine
+
+
+def _postgresql(url: str) -> str:
+    """The URL with the psycopg (3) driver where it names none."""
+    if url.startswith("postgresql://"):
+        return "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
 def make_engine(url: str) -> Engine:
     """An engine with the pragmas and single writer connection SQLite needs."""
     if url.startswith("sqlite"):
-        engine = sa.create_engine(
+        return _sqlite_engine(
             url,
+            (
+                "PRAGMA journal_mode=WAL",
+                "PRAGMA synchronous=FULL",
+                "PRAGMA foreign_keys=ON",
+                "PRAGMA busy_timeout=5000",
+            ),
+            "BEGIN IMMEDIATE",
             poolclass=StaticPool,
-            connect_args={"check_same_thread": False, "isolation_level": None},
         )
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=FULL")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=5000")
-            cur.close()
-
-        @event.listens_for(engine, "begin")
-        def _begin_immediate(conn: Connection) -> None:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-
-        return engine
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://") :]
-    return sa.create_engine(url, pool_size=4, pool_pre_ping=True)
+    return sa.create_engine(_postgresql(url), pool_size=4, pool_pre_ping=True)
 
 
 # Read-only connections for the reads anyone may ask for (`Store.snapshot`).
@@ -251,29 +268,15 @@ def make_read_engine(url: str, size: int = READERS) -> Engine | None:
     if _in_memory(url):
         return None
     if url.startswith("sqlite"):
-        engine = sa.create_engine(
+        return _sqlite_engine(
             url,
+            ("PRAGMA query_only=ON", "PRAGMA busy_timeout=5000"),
+            "BEGIN",
             pool_size=size,
             max_overflow=0,
-            connect_args={"check_same_thread": False, "isolation_level": None},
         )
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA query_only=ON")
-            cur.execute("PRAGMA busy_timeout=5000")
-            cur.close()
-
-        @event.listens_for(engine, "begin")
-        def _begin_deferred(conn: Connection) -> None:
-            conn.exec_driver_sql("BEGIN")
-
-        return engine
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://") :]
     return sa.create_engine(
-        url,
+        _postgresql(url),
         pool_size=size,
         max_overflow=0,
         pool_pre_ping=True,
