@@ -50,3 +50,23 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             "--disable-component-update",
         ],
     }
+
+
+# Every page a test opens shows the bots' moves at once, as a player's "Fast mode" does:
+# the pause between views that come together (about half a second, for a person's eyes)
+# would otherwise be most of the time a test spends watching bots. A test of that pause
+# is marked `paced`.
+_FAST = "try { localStorage.setItem('tianxia.fast', '1'); } catch (e) {}"
+
+
+@pytest.fixture
+def context(context: Any, request: pytest.FixtureRequest) -> Any:
+    if request.node.get_closest_marker("paced") is None:
+        context.add_init_script(_FAST)
+    return context
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "paced: a browser test of the pause between bots' views (not fast mode)"
+    )

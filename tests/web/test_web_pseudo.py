@@ -118,6 +118,9 @@ def unmarked(texts: list[list[str]], allowed: set[str]) -> list[str]:
             if stripped == rest:
                 break
             rest = stripped
+        # A translated text cut short to fit (a long name in a seat's row, ending in "…")
+        # loses its closing marker: what follows an opening one is still translated.
+        rest = re.sub(f"{OPEN}[^{CLOSE}]*$", " ", rest)
         words = [
             w
             for w in re.findall(r"[^\W\d_]+", rest)
@@ -153,8 +156,13 @@ def test_the_unmarked_check_tells_a_plain_word_from_a_marked_one() -> None:
         [f"{OPEN}{OPEN}P1{CLOSE} places a house on Shu.3{CLOSE}", "li"],
         ["12 · P2 → Shu.4 ×3", "text"],
         [f"{OPEN}Your turn{CLOSE} Move", "p#status"],
+        [f"{OPEN}{OPEN}random{CLOSE} bot …", "g.seat-row"],
+        [f"Move {OPEN}{OPEN}random{CLOSE} bot …", "g.seat-row"],
     ]
-    assert unmarked(texts, allowed) == ["p#status: '⟦Your turn⟧ Move' (Move)"]
+    assert unmarked(texts, allowed) == [
+        "p#status: '⟦Your turn⟧ Move' (Move)",
+        "g.seat-row: 'Move ⟦⟦random⟧ bot …' (Move)",
+    ]
 
 
 def test_the_pseudo_locale_is_refused_without_its_switch(site: Server) -> None:

@@ -377,6 +377,7 @@ def test_a_patched_board_is_the_board_drawn_whole(site: Server, browser: Browser
     ctx.close()
 
 
+@pytest.mark.paced
 @pytest.mark.timeout(120)
 def test_views_that_come_together_are_shown_one_by_one(site: Server, page: Page) -> None:
     """The server sends a view per bot move when the bots take their time; views that
