@@ -177,19 +177,23 @@ def test_a_spectator_sees_no_hand_and_hotseat_hides_each_hand(
     from web.clicking import click_a_move, wait_for_the_next_view
 
     curtains = 0
-    for _ in range(30):
+    # Until two hand-overs were seen; a look before the page has drawn either the curtain
+    # or the moves waits a moment rather than counting as a turn.
+    for _ in range(600):
+        if curtains >= 2:
+            break
         if page.locator("#curtain").is_visible():
             curtains += 1
             # Behind the hand-over screen no board and no moves are on the page.
             assert page.locator(".board-wrap svg").count() == 0
             assert page.locator("#moves button").count() == 0
             page.locator("#curtain-go").click()
-            continue
-        if page.locator("#moves-box").is_visible():
+        elif page.locator("#moves-box").is_visible():
             n = page.locator("#log li").count()
-            if not click_a_move(page, rng):
-                continue
-            wait_for_the_next_view(page, n)
+            if click_a_move(page, rng):
+                wait_for_the_next_view(page, n)
+        else:
+            page.wait_for_timeout(50)
     assert curtains >= 2
     spectator = browser.new_context().new_page()
     spectator.goto(f"{site.base}/games/{gid}?lang=en")
