@@ -252,11 +252,35 @@ def postgres_cluster() -> Iterator[str | None]:
         check=True,
         capture_output=True,
     )
+    # A test process killed outright (a timeout, SIGKILL) runs no `finally`: a watcher of
+    # its own session stops the cluster once this process is gone.
+    subprocess.Popen(
+        [sys.executable, "-c", _STOP_WHEN_GONE, str(os.getpid()), pg_ctl, str(data), str(tmp)],
+        start_new_session=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
     finally:
         subprocess.run([*as_pg, pg_ctl, "-D", str(data), "-m", "fast", "stop"], capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+_STOP_WHEN_GONE = """
+import os, shutil, subprocess, sys, time
+owner, pg_ctl, data, tmp = int(sys.argv[1]), *sys.argv[2:]
+while os.path.exists(data):
+    try:
+        os.kill(owner, 0)
+    except ProcessLookupError:
+        subprocess.run(["runuser", "-u", "postgres", "--", pg_ctl, "-D", data, "-m", "fast",
+                        "stop"], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+        break
+    time.sleep(1)
+"""
 
 
 def reset_postgres(url: str) -> None:
