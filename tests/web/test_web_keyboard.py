@@ -239,11 +239,11 @@ def test_a_whole_game_is_played_with_the_keyboard_alone(
     joined = httpx.post(f"{site.base}/api/games/{gid}/join", json={"seat": 0, "name": "Anna"})
     joined.raise_for_status()
     page.goto(f"{site.base}/?lang=en")
-    # The seat this browser holds, and fast mode (bots' moves shown at once, not paced):
-    # settings a player makes once, before the game, not moves.
+    # The seat this browser holds (a setting made once, before the game, not a move; the
+    # page fixture already turned on fast mode).
     page.evaluate(
         "([gid, secret]) => { localStorage.setItem('tianxia.seats',"
-        " JSON.stringify({[gid]: {'0': secret}})); localStorage.setItem('tianxia.fast', '1'); }",
+        " JSON.stringify({[gid]: {'0': secret}})); }",
         [gid, joined.json()["secret"]],
     )
     page.goto(f"{site.base}/games/{gid}?lang=en")
