@@ -7,6 +7,7 @@ A bot is handed the true state in `act`, but decides only from what its seat may
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -154,6 +155,13 @@ class Bot(ABC):
         """Why the last action was chosen, in one sentence a player reads (`in_words`);
         `explain` keeps the figures behind it."""
         return self._reason()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The reason waits in a closure, which pickling cannot carry: a bot sent to
+        # another process (the server's bot workers) carries its sentence already said.
+        said = dict(self.__dict__)
+        said["_reason"] = functools.partial(str, self._reason())
+        return said
 
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v!r}" for k, v in self.options.items())

@@ -71,6 +71,13 @@ def serve(
     connections_per_address: int = typer.Option(
         64, min=0, help="Websockets one client address may hold open at once (0: no limit)."
     ),
+    bot_processes: int = typer.Option(
+        2,
+        min=0,
+        help="Processes that think for bots, below the server's priority; one of them "
+        "only for games where a person waits (0: two threads of the server itself, "
+        "where a long search slows every request; 1 counts as 2).",
+    ),
     max_connections: int = typer.Option(
         2048,
         min=1,
@@ -142,6 +149,7 @@ def serve(
         lobby_cache=lobby_cache,
         origins=tuple(allow_origin),
         connections_per_address=connections_per_address,
+        bot_processes=bot_processes,
     )
     config = uvicorn.Config(
         create_app(url, bot_pause=bot_pause, limits=limits, holder=holder),

@@ -14,6 +14,7 @@ Taking back several actions in a row walks back through the same conditions.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -96,6 +97,12 @@ class RandomBot:
 
     def reason(self) -> str:
         return self._reason()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # As `tianxia.bots.base.Bot`: the closure of the reason does not pickle, its text does.
+        said = dict(self.__dict__)
+        said["_reason"] = functools.partial(str, self._reason())
+        return said
 
 
 def make_bot(strength: str, game: Game, seat: int, seed: int) -> Bot:

@@ -145,6 +145,7 @@ def create_app(
             hooks=hooks,
             games_in_memory=limits.games_in_memory,
             lobby_cache=limits.lobby_cache,
+            bot_processes=limits.bot_processes,
         )
         app.state.hub = hub
         if hooks is not None and hooks.grace is not None:

@@ -42,6 +42,9 @@ class Limits:
     origins: tuple[str, ...] = ()
     # Websockets one client address may hold open at once (0: no limit).
     connections_per_address: int = 64
+    # Processes thinking for bots, one of them kept for games where a person waits
+    # (`tianxia.server.bots`); 0: two threads of the server's own process instead.
+    bot_processes: int = 2
 
 
 def origin_allowed(headers: Mapping[str, str], allowed: Sequence[str]) -> bool:

@@ -809,7 +809,9 @@ class LiveGame:
             try:
                 if hooks is not None and hooks.break_bots:
                     raise RuntimeError("test hook: this bot fails")
-                st, action, why = await self.hub.bots.run(self.bot_priority(), _think, bot, t.state)
+                st = t.state
+                action, why, thought = await self.hub.bots.run(self.bot_priority(), _think, bot, st)
+                # The move came from another process: the rules, here, have the last word.
                 st.check(action)
             except Exception:
                 # A bot that fails must not stop the game: everyone would wait for ever.
@@ -819,9 +821,13 @@ class LiveGame:
                 stand_in = RandomBot(seq)
                 action = stand_in.act(st)
                 why = f"{stand_in.reason()}\nthe bot failed; {stand_in.explain()}"
+                thought = bot
             async with self.lock:
                 if t.seq != seq or t.state is not st or t.bots.get(seat) is not bot:
                     continue
+                # The thinker worked on a copy of the bot: the seat keeps the copy, whose
+                # random stream moved on, as a bot thinking here would have.
+                t.bots[seat] = thought
                 try:
                     row = await self.commit(action, seat, None)
                 except Exception as e:
@@ -942,10 +948,12 @@ def _changes_of(row: dict[str, Any]) -> list[dict[str, Any]] | None:
     return changes
 
 
-def _think(bot: Any, state: State) -> tuple[State, Any, str]:
+def _think(bot: Any, state: State) -> tuple[Any, str, Any]:
+    """A bot's move, its explanation, and the bot after it (in a thinker's process, a
+    copy of the one sent)."""
     from tianxia.play.table import explanation_of
 
-    return state, bot.act(state), explanation_of(bot)
+    return bot.act(state), explanation_of(bot), bot
 
 
 def _in_words_of(msg: dict[str, Any], lang: str, game: str) -> None:
@@ -981,6 +989,7 @@ class Hub:
         hooks: Hooks | None = None,
         games_in_memory: int = GAMES_IN_MEMORY,
         lobby_cache: float = LOBBY_SECONDS,
+        bot_processes: int = 2,
     ) -> None:
         self.storage = Storage(store)
         # The lobby's pages, shared for `lobby_cache` seconds; whatever changes the
@@ -993,8 +1002,10 @@ class Hub:
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self.games_in_memory = games_in_memory
         self.grace = GRACE
-        # Two threads, one of them for the bots of games where a person waits.
-        self.bots = BotScheduler(workers=2, reserved=1)
+        # At least two workers, one of them for the bots of games where a person waits.
+        self.bots = BotScheduler(
+            workers=max(2, bot_processes), reserved=1, processes=bot_processes > 0
+        )
         self.bot_pause = bot_pause
         self._loading: dict[str, asyncio.Lock] = {}
         self._games: dict[tuple[str, int, str], Game] = {}
