@@ -22,13 +22,16 @@ import contextlib
 import heapq
 import itertools
 import logging
-import multiprocessing
 import os
+import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from multiprocessing.context import BaseContext
 from typing import Any, TypeVar
+
+from tianxia.core import State
 
 _T = TypeVar("_T")
 
@@ -42,24 +45,23 @@ BOTS_ONLY = 1
 # scheduler a process 10 below gets about a tenth of a core it has to share.
 NICENESS = 10
 
-# What the processes load before the first bot is sent to them: every title's rules and
-# the bots, so no move waits for an import.
-PRELOAD = ["tianxia.server.bots", "tianxia.bots", "tianxia.play.table"] + [
-    f"tianxia.games.{name}" for name in ("china", "greatwall", "emperor", "mandarin", "silkroad")
-]
-
 
 class ThinkerLost(RuntimeError):
     """The process thinking for a bot ended before it answered (killed, out of memory)."""
 
 
 class Thinker:
-    """One process that runs the jobs of one worker thread, one at a time."""
+    """One process that runs the jobs of one worker thread, one at a time.
 
-    def __init__(self, context: BaseContext, name: str) -> None:
-        self._context = context
+    A fresh interpreter (`python -m tianxia.server.bots`), not a fork: the server has
+    threads (storage, readers) that a forked child would inherit mid-lock, and
+    multiprocessing's own ways of starting a process run the server's main script again
+    in the child (a script that starts a server at its top level would start another).
+    The jobs go over a socket pair, pickled (`multiprocessing.connection`)."""
+
+    def __init__(self, name: str) -> None:
         self.name = name
-        self._process: Any = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
         # The server's closing stops a thinker while its thread may be waiting on it.
         self._lock = threading.Lock()
@@ -68,14 +70,14 @@ class Thinker:
     @property
     def pid(self) -> int | None:
         process = self._process
-        return None if process is None else int(process.pid)
+        return None if process is None else process.pid
 
     def ready(self) -> Connection:
-        """The pipe to a running process: started now if it is not (or no more)."""
+        """The connection to a running process: started now if it is not (or no more)."""
         with self._lock:
             if self._closed:
                 raise ThinkerLost("the bots have stopped")
-            if self._conn is None or not self._process.is_alive():
+            if self._conn is None or self._process is None or self._process.poll() is not None:
                 self._stop()
                 self._start()
             assert self._conn is not None
@@ -95,13 +97,14 @@ class Thinker:
         return result
 
     def _start(self) -> None:
-        ours, theirs = self._context.Pipe()
-        process = self._context.Process(  # type: ignore[attr-defined]
-            target=_serve, args=(theirs,), name=self.name, daemon=True
-        )
-        process.start()
-        theirs.close()
-        self._process, self._conn = process, ours
+        ours, theirs = socket.socketpair()
+        with theirs:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "tianxia.server.bots", str(theirs.fileno()), self.name],
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+            )
+        self._conn = Connection(ours.detach())
 
     def stop(self, for_good: bool = False) -> None:
         with self._lock:
@@ -112,16 +115,26 @@ class Thinker:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
-        if self._process is not None:
-            self._process.terminate()
-            self._process.join(2)
-            if self._process.is_alive():
-                self._process.kill()
-                self._process.join()
-            self._process = None
+        process, self._process = self._process, None
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(2)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def think(bot: Any, state: State) -> tuple[Any, str, Any]:
+    """A bot's move in `state`, its explanation, and the bot after it (in a thinking
+    process, a copy of the one sent, its random stream moved on)."""
+    from tianxia.play.table import explanation_of
+
+    return bot.act(state), explanation_of(bot), bot
 
 
 def _serve(conn: Connection) -> None:
+    """A thinking process's life: jobs in, answers out, until the server is gone."""
     # A system that refuses it still thinks, at the server's priority.
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
@@ -142,14 +155,6 @@ def _serve(conn: Connection) -> None:
             conn.send((False, RuntimeError(f"the bot's answer could not be sent: {e!r}")))
 
 
-def _context() -> BaseContext:
-    # Not fork: the server has threads (storage, readers) that a forked child would
-    # inherit mid-lock. The fork server loads the rules once; each thinker forks from it.
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(PRELOAD)
-    return context
-
-
 class BotScheduler:
     """`workers` threads taking bot jobs by priority; with `processes`, each runs its
     jobs in a `Thinker` process, otherwise on the thread itself."""
@@ -161,10 +166,8 @@ class BotScheduler:
         self._order = itertools.count()
         self._ready = threading.Condition()
         self._closed = False
-        context = _context() if processes else None
         self._thinkers = [
-            Thinker(context, f"tianxia-bot-{i}") if context is not None else None
-            for i in range(workers)
+            Thinker(f"tianxia-bot-{i}") if processes else None for i in range(workers)
         ]
         self._threads = [
             threading.Thread(
@@ -199,15 +202,6 @@ class BotScheduler:
         return await fut
 
     def _work(self, persons_only: bool, thinker: Thinker | None) -> None:
-        if thinker is not None:
-            # Started at once, not at the first bot's move: that move does not wait for
-            # it, and the server's memory figures count it from the start.
-            try:
-                thinker.ready()
-            except ThinkerLost:  # closed before it started
-                return
-            except Exception:  # tried again, and reported to the game, at the first job
-                log.exception("the bots' process %s did not start", thinker.name)
         while True:
             with self._ready:
                 while not self._closed and not (
@@ -249,3 +243,8 @@ def _done(fut: asyncio.Future[Any], result: Any) -> None:
 def _fail(fut: asyncio.Future[Any], e: BaseException) -> None:
     if not fut.done():
         fut.set_exception(e)
+
+
+if __name__ == "__main__":
+    # `python -m tianxia.server.bots FD NAME`: a thinking process (`Thinker`).
+    _serve(Connection(int(sys.argv[1])))

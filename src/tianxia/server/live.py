@@ -35,7 +35,7 @@ from tianxia.core import (
 from tianxia.core.registry import game_class
 from tianxia.play.table import NotYourTurn, RandomBot, SeatPlan, Table, make_bot
 from tianxia.server import protocol as P
-from tianxia.server.bots import BOTS_ONLY, PERSON, BotScheduler
+from tianxia.server.bots import BOTS_ONLY, PERSON, BotScheduler, think
 from tianxia.server.lobby import SECONDS as LOBBY_SECONDS
 from tianxia.server.lobby import LobbyPages
 from tianxia.server.storage import Conflict, Row, Store
@@ -810,7 +810,7 @@ class LiveGame:
                 if hooks is not None and hooks.break_bots:
                     raise RuntimeError("test hook: this bot fails")
                 st = t.state
-                action, why, thought = await self.hub.bots.run(self.bot_priority(), _think, bot, st)
+                action, why, thought = await self.hub.bots.run(self.bot_priority(), think, bot, st)
                 # The move came from another process: the rules, here, have the last word.
                 st.check(action)
             except Exception:
@@ -946,14 +946,6 @@ def _changes_of(row: dict[str, Any]) -> list[dict[str, Any]] | None:
         return None
     changes: list[dict[str, Any]] = json.loads(text)
     return changes
-
-
-def _think(bot: Any, state: State) -> tuple[Any, str, Any]:
-    """A bot's move, its explanation, and the bot after it (in a thinker's process, a
-    copy of the one sent)."""
-    from tianxia.play.table import explanation_of
-
-    return bot.act(state), explanation_of(bot), bot
 
 
 def _in_words_of(msg: dict[str, Any], lang: str, game: str) -> None:
