@@ -34,7 +34,7 @@ from .harness import (
     ws_url,
 )
 
-SCHEMA_INPUTS = 3_000  # per database, and as many raw mutations; ten times in make test-long
+SCHEMA_INPUTS = 1_500  # per database, and as many raw mutations; ten times in make test-long
 CODES = {
     P.BAD_JSON,
     P.BAD_MESSAGE,

@@ -33,7 +33,7 @@ import httpx
 from .bots import Conn
 from .harness import TITLES, hooked, recorded, running, size, unhandled
 
-PAIRS = 80  # per database at CI size; 800 in make test-long
+PAIRS = 40  # per database at CI size; 400 in make test-long
 MOVES = 24  # player actions at most per pair
 LANES = 8  # pairs driven side by side
 DEAL_TRIES = 8
