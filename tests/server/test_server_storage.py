@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,12 +11,16 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
+from serving import reset_postgres
 from tianxia.server.live import Storage
 from tianxia.server.storage import Conflict, Row, Store, migrate
 
 
 def _store(tmp_path: Path, games: int) -> Store:
-    url = f"sqlite:///{tmp_path / 'log.sqlite3'}"
+    return _store_at(f"sqlite:///{tmp_path / 'log.sqlite3'}", games)
+
+
+def _store_at(url: str, games: int) -> Store:
     migrate(url)
     store = Store(url)
     for g in range(games):
@@ -27,8 +32,30 @@ def _row(seq: int, client_id: str | None) -> Row:
     return Row(seq, client_id, 0, "draw", f"hash{seq}", False)
 
 
-def test_a_conflict_in_a_batch_is_rolled_back_alone(tmp_path: Path) -> None:
-    store = _store(tmp_path, 3)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[int], Store]]:
+    """Stores of `n` games on SQLite and on PostgreSQL (the batch's statements are
+    compiled for each database's own SQL and driver), closed after the test."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'log.sqlite3'}"
+    else:
+        url = request.getfixturevalue("postgres")
+        if url is None:
+            pytest.skip("no PostgreSQL here: `make test` installs it")
+        reset_postgres(url)
+    made: list[Store] = []
+
+    def make(n: int) -> Store:
+        made.append(_store_at(url, n))
+        return made[-1]
+
+    yield make
+    for store in made:
+        store.close()
+
+
+def test_a_conflict_in_a_batch_is_rolled_back_alone(stores: Callable[[int], Store]) -> None:
+    store = stores(3)
     store.append("g1", [_row(0, "first")])
     results = store.append_many(
         [
@@ -93,9 +120,9 @@ def test_a_failed_commit_answers_every_waiting_append_with_the_failure(tmp_path:
     assert all(store.log(f"g{g}") == [] for g in range(4))
 
 
-def test_a_batch_writes_each_games_own_values(tmp_path: Path) -> None:
+def test_a_batch_writes_each_games_own_values(stores: Callable[[int], Store]) -> None:
     # Games writing the same columns go in one statement: each row still gets its own.
-    store = _store(tmp_path, 4)
+    store = stores(4)
     results = store.append_many(
         [
             ("g0", [_row(0, "a")], {"seq": 1, "to_move": 1, "scores": "[0, 0]"}),
