@@ -55,6 +55,8 @@ def _reference(value: object) -> bytes:
         {"b": 1, "a": [None, True, "x"], "c": {"z": 0, "y": -3}},
         {"name": "Zürich"},  # `json` escapes it
         {"x": 0.1, "y": 1e16, "z": float("inf")},  # numbers with fractions
+        {"y": 1e16},  # an exponent without a point: orjson writes 1e16, `json` 1e+16
+        {"y": [-1e-07, 2]},
         {"v": "1.5 is text"},
         {"big": 2**70},
         {2: "a", 10: "b"},  # keys that are not text

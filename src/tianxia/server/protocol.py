@@ -8,7 +8,6 @@ answered with an `error` and changes nothing.
 from __future__ import annotations
 
 import json
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
@@ -40,8 +39,16 @@ def encode(msg: Any) -> str:
     return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
-# A number written with a point or an exponent: `json` and orjson may write it apart.
-_FRACTION = re.compile(rb"[0-9][.eE]")
+# Every digit as 0, so that a number written with a point or an exponent (which `json`
+# and orjson may write apart) shows as `0.`, `0e` or `0E`: three searches for a fixed
+# string, about twice as fast as a regular expression's over a state's text.
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _fraction(text: bytes) -> bool:
+    """Whether `text` holds a digit followed by a point or an exponent's letter."""
+    digits = text.translate(_DIGITS_AS_ZERO)
+    return b"0." in digits or b"0e" in digits or b"0E" in digits
 
 
 def canonical(value: Any) -> bytes:
@@ -59,7 +66,7 @@ def canonical(value: Any) -> bytes:
         except TypeError:
             pass
         else:
-            if text.isascii() and _FRACTION.search(text) is None:
+            if text.isascii() and not _fraction(text):
                 return text
     return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
 
