@@ -27,6 +27,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "0",
         "--connections-per-address",
         "0",
+        # Forked from a warm parent (tests/forkserver.py): a module's server starts in a
+        # few tenths of a second rather than the seconds of a cold import.
+        forked=True,
     )
     srv.start()
     try:
