@@ -60,6 +60,7 @@ from tianxia.server.storage import (
     hash_secret,
     lease_holder,
     migrate,
+    new_game_rows,
     new_secret,
 )
 from tianxia.server.testhooks import Hooks
@@ -91,7 +92,9 @@ class SeatSecret(BaseModel):
     secret: Annotated[str, Field(min_length=1, max_length=64)]
 
 
-def hub_of(request: Request) -> Hub:
+async def hub_of(request: Request) -> Hub:
+    # A coroutine: FastAPI runs a plain function dependency on a worker thread, a hop
+    # every request of the lobby, every 429 and every unknown id would pay.
     hub: Hub = request.app.state.hub
     return hub
 
@@ -261,27 +264,24 @@ def create_app(
                 headers={"Retry-After": str(math.ceil(wait))},
             )
         try:
-            game, plans = _built(body, plans)
+            game, plans = _built(body, plans, hub)
         except BaseException:
             per_minute.give_back(creator, cost)
             raise
-        game_id = uuid.uuid4().hex[:16]
-        st = hub.storage
+        row, seats = new_game_rows(
+            uuid.uuid4().hex[:16],
+            game.NAME,
+            game.players,
+            dict(game.options),
+            game.VERSION,
+            new_seed(),
+            plans,
+            body.clock,
+            creator,
+            cost,
+        )
         try:
-            await st.run(
-                st.store.create_game,
-                game_id,
-                game.NAME,
-                game.players,
-                dict(game.options),
-                game.VERSION,
-                new_seed(),
-                plans,
-                body.clock,
-                creator,
-                cost,
-                limits.open_games,
-            )
+            live = await LiveGame.create(hub, row, seats, limits.open_games)
         except OverQuota as e:
             per_minute.give_back(creator, cost)
             raise HTTPException(
@@ -295,26 +295,29 @@ def create_app(
             per_minute.give_back(creator, cost)
             raise
         hub.lobby.changed()
-        live = await hub.get(game_id)
-        assert live is not None
         return live.summary()
 
     def _built(
-        body: NewGame, plans: list[tuple[str, str | None]] | None
+        body: NewGame, plans: list[tuple[str, str | None]] | None, hub: Hub
     ) -> tuple[Game, list[tuple[str, str | None]]]:
-        """The game asked for and its seats' plans, checked.
+        """The game asked for (the hub's one `Game` of its variant) and its seats' plans,
+        checked.
 
         Raises:
             HTTPException: 422, with a sentence: no such variant, or seats that do not fit it.
         """
         try:
-            game = tianxia.load_game(body.game, players=body.players, **body.options)
+            game = hub.game(body.game, body.players, body.options)
         except (TypeError, ValueError) as e:
             raise HTTPException(422, str(e)) from None
         if plans is None:
             plans = [_seat_plan("open")] * game.players
         if len(plans) != game.players:
             raise HTTPException(422, f"{game.players} seats are needed, not {len(plans)}")
+        if all(strength is None for _, strength in plans):
+            # Only bots have strengths to check (and looking for a learned bot's
+            # weights reads the disk).
+            return game, plans
         offered = strengths_for(game)
         for _, strength in plans:
             if strength is not None and strength not in offered:

@@ -292,6 +292,30 @@ class LiveGame:
             await st.run(st.store.set_values, game_id, live.public())
         return live
 
+    @classmethod
+    async def create(
+        cls, hub: Hub, row: dict[str, Any], seats: list[dict[str, Any]], max_open: int = 0
+    ) -> LiveGame:
+        """A new game: built in memory from the rows it is to be written as
+        (`new_game_rows`), its opening's chance resolved, then written whole in one
+        transaction with those draws and its public summary (`Store.insert_game`), and
+        held by the hub. Nothing is read back: what was written is what is held.
+
+        Raises:
+            OverQuota: as `Store.insert_game`; nothing was written or kept.
+        """
+        live = cls(hub, row["id"], row, seats)
+        seed = int(row["seed"])
+        live.table = Table(Match(live.game, seed=seed), live.plans(), bot_seed=seed % 1_000_003)
+        opening = live.rows_since(0, None, None)
+        row.update(live.public())
+        st = hub.storage
+        await st.run(st.store.insert_game, row, seats, opening, max_open)
+        hub.games[live.id] = live
+        live.kick()
+        hub.trim()
+        return live
+
     def receipt(self, stored_hash: str) -> str:
         """The state hash an ack carries: keyed (`receipt`), or, with the test hooks on,
         the plain hash the harnesses compare with a replay of the stored log."""
@@ -965,6 +989,8 @@ def _in_words_of(msg: dict[str, Any], lang: str, game: str) -> None:
 # asked for is kept whatever the count.
 GAMES_IN_MEMORY = 256
 GRACE = 2.0
+# Spellings of variants (title, count, options as asked) whose `Game` the hub keeps.
+VARIANTS = 512
 
 
 class Evicted(Exception):
@@ -1000,15 +1026,29 @@ class Hub:
         )
         self.bot_pause = bot_pause
         self._loading: dict[str, asyncio.Lock] = {}
-        self._games: dict[tuple[str, int, str], Game] = {}
+        self._games: dict[tuple[str, int | None, str], Game] = {}
 
-    def game(self, name: str, players: int, options: dict[str, Any]) -> Game:
-        """One `Game` per variant for every live game of it: its codec and data are
-        built once, not held again by each of a thousand games."""
+    def game(self, name: str, players: int | None, options: dict[str, Any]) -> Game:
+        """One `Game` per variant for every live game of it and every game asked for:
+        its codec and data are built once, not held again by each of a thousand games
+        nor built again for each new one. `players` None: the title's default count.
+
+        Raises:
+            TypeError, ValueError: as `load_game`, for options or a count the title
+                has not (nothing is kept for them).
+        """
         key = (name, players, json.dumps(options, sort_keys=True))
         game = self._games.get(key)
         if game is None:
-            game = self._games[key] = load_game(name, players=players, **options)
+            game = load_game(name, players=players, **options)
+            # Kept under the variant's own spelling too (as its row stores it, which
+            # loads ask by), and the same object whichever spelling came first.
+            own = (name, game.players, json.dumps(dict(game.options), sort_keys=True))
+            game = self._games.get(own, game)
+            # Spellings come from requests: a bounded number of them is kept.
+            for k in (own, key):
+                if len(self._games) < VARIANTS:
+                    self._games.setdefault(k, game)
         return game
 
     async def get(self, game_id: str) -> LiveGame | None:
@@ -1017,6 +1057,12 @@ class Hub:
             self.games.move_to_end(game_id)
             live.used = time.monotonic()
             return live
+        if game_id not in self._loading and not await self.storage.read(
+            self.storage.store.exists, game_id
+        ):
+            # An id nobody stored (a typo, a guess, a flood of them): answered from one
+            # look-up by key on a reader, without a lock or a job on the writer's thread.
+            return None
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:

@@ -309,6 +309,58 @@ _APPEND_COLUMNS = (
 )
 
 
+def new_game_rows(
+    game_id: str,
+    name: str,
+    players: int,
+    options: dict[str, Any],
+    rules_version: int,
+    seed: int,
+    seat_plans: Sequence[tuple[str, str | None]],
+    clock: float | None,
+    creator: str | None = None,
+    cost: int = 1,
+    now: float | None = None,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A new game's row and its seats' rows, every column as `Store.game` and
+    `Store.seats` read them back: what a live game is built from without reading it."""
+    now = time.time() if now is None else now
+    status = "open" if any(kind == "open" for kind, _ in seat_plans) else "running"
+    row: dict[str, Any] = {
+        "id": game_id,
+        "game": name,
+        "players": players,
+        "options": json.dumps(options, sort_keys=True),
+        "rules_version": rules_version,
+        "status": status,
+        "seed": seed,
+        "clock": clock,
+        "created": now,
+        "updated": now,
+        "rated": False,
+        "creator": creator,
+        "cost": cost,
+        "seq": None,
+        "to_move": None,
+        "scores": None,
+        "rating_changes": None,
+    }
+    seat_rows = [
+        {
+            "game_id": game_id,
+            "seat": i,
+            "kind": kind,
+            "strength": strength,
+            "name": f"bot ({strength})" if kind == "bot" else None,
+            "player": None,
+            "secret_hash": None,
+            "resigned": False,
+        }
+        for i, (kind, strength) in enumerate(seat_plans)
+    ]
+    return row, seat_rows
+
+
 class Store:
     """The database of one server. Not thread-safe by itself: the server calls it from
     one storage thread (the lock makes direct use from tests safe too)."""
@@ -369,15 +421,33 @@ class Store:
         cost: int = 1,
         max_open: int = 0,
     ) -> None:
-        """Write a new game and its seats.
+        """Write a new game and its seats (`new_game_rows`, `insert_game`).
 
         Raises:
-            OverQuota: `max_open` (0: none) is set and `creator`'s open and running
+            OverQuota: as `insert_game`; nothing was written.
+        """
+        row, seat_rows = new_game_rows(
+            game_id, name, players, options, rules_version, seed, seat_plans, clock, creator, cost
+        )
+        self.insert_game(row, seat_rows, (), max_open)
+
+    def insert_game(
+        self,
+        row: dict[str, Any],
+        seat_rows: Sequence[dict[str, Any]],
+        log: Sequence[Row],
+        max_open: int = 0,
+    ) -> None:
+        """Write a new game as it is in memory: its row, its seats and the first rows of
+        its log (the opening's chance draws), in one transaction. The server builds the
+        live game first and writes what it built, so nothing is read back.
+
+        Raises:
+            OverQuota: `max_open` (0: none) is set and the creator's open and running
                 games with this one would cost more; nothing was written. Counted and
                 written in one transaction, so requests at once cannot pass it together.
         """
-        now = time.time()
-        status = "open" if any(kind == "open" for kind, _ in seat_plans) else "running"
+        creator, cost = row["creator"], row["cost"]
         with self.write() as c:
             if max_open and creator is not None:
                 used = c.execute(
@@ -387,37 +457,32 @@ class Store:
                 ).scalar_one()
                 if used + cost > max_open:
                     raise OverQuota(int(used), cost, max_open)
-            c.execute(
-                games.insert().values(
-                    id=game_id,
-                    game=name,
-                    players=players,
-                    options=json.dumps(options, sort_keys=True),
-                    rules_version=rules_version,
-                    status=status,
-                    seed=seed,
-                    clock=clock,
-                    created=now,
-                    updated=now,
-                    rated=False,
-                    creator=creator,
-                    cost=cost,
+            c.execute(games.insert().values(**row))
+            c.execute(seats.insert(), list(seat_rows))
+            if log:
+                c.execute(
+                    actions.insert(),
+                    [
+                        {
+                            "game_id": row["id"],
+                            "seq": r.seq,
+                            "client_id": r.client_id,
+                            "seat": r.seat,
+                            "action": r.action,
+                            "state_hash": r.state_hash,
+                            "undone": False,
+                            "created": row["created"],
+                        }
+                        for r in log
+                    ],
                 )
-            )
-            c.execute(
-                seats.insert(),
-                [
-                    {
-                        "game_id": game_id,
-                        "seat": i,
-                        "kind": kind,
-                        "strength": strength,
-                        "name": f"bot ({strength})" if kind == "bot" else None,
-                        "resigned": False,
-                    }
-                    for i, (kind, strength) in enumerate(seat_plans)
-                ],
-            )
+
+    def exists(self, game_id: str) -> bool:
+        """Whether a game of this id is stored: one look-up by primary key on a reader
+        connection (`snapshot`), never on the writer's thread."""
+        with self.snapshot() as c:
+            found = c.execute(sa.select(games.c.id).where(games.c.id == game_id)).first()
+            return found is not None
 
     def game(self, game_id: str) -> dict[str, Any] | None:
         with self.read() as c:
