@@ -670,8 +670,12 @@ class LiveGame:
         t = self.table
         m = t.match
         start = m.seq
-        rng = m.rng.getstate()
-        t.play(action, seat)
+        # `Table.play`, with the chance stream copied (625 numbers) only when chance is
+        # to draw after the action: a failed write puts the stream back as it was.
+        t.check_turn(seat)
+        m.play(action)
+        rng = m.rng.getstate() if m.state.current_player() == CHANCE else None
+        m.resolve_chance()
         rows = self.rows_since(start, client_id, seat)
         status = "finished" if t.state.is_terminal() else None
         values = self.public()
@@ -687,12 +691,14 @@ class LiveGame:
         except Conflict:
             while m.seq > start:
                 m.undo()
-            m.rng.setstate(rng)
+            if rng is not None:
+                m.rng.setstate(rng)
             return None
         except BaseException:
             while m.seq > start:
                 m.undo()
-            m.rng.setstate(rng)
+            if rng is not None:
+                m.rng.setstate(rng)
             raise
         self.turn_started = time.time()
         if status == "finished":
