@@ -98,6 +98,7 @@ def serve(
     try:
         import uvicorn
 
+        from tianxia.server import YOUNG_GC
         from tianxia.server.app import create_app
         from tianxia.server.limits import Limits
         from tianxia.server.storage import (
@@ -182,6 +183,8 @@ def serve(
         # which otherwise shows as a pause in every live game's acknowledgements.
         gc.collect()
         gc.freeze()
+        # Young objects collected rarely (`YOUNG_GC` says why).
+        gc.set_threshold(YOUNG_GC, *gc.get_threshold()[1:])
         for s in server.servers:
             for sock in s.sockets:
                 h, p = sock.getsockname()[:2]
