@@ -71,8 +71,13 @@ _TEXTS = """() => {
 @pytest.fixture(scope="module")
 def pseudo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("pseudo")
+    # Forked as the other modules' servers (tests/web/conftest.py); the switch is read
+    # from the server's environment at each request, so the warm parent need not have it.
     srv = Server(
-        f"sqlite:///{folder / 'tianxia.sqlite3'}", folder, env={"TIANXIA_PSEUDO_LOCALE": "1"}
+        f"sqlite:///{folder / 'tianxia.sqlite3'}",
+        folder,
+        env={"TIANXIA_PSEUDO_LOCALE": "1"},
+        forked=True,
     )
     srv.start()
     try:
