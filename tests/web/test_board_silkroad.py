@@ -81,7 +81,8 @@ def texts(svg: str) -> list[str]:
 
 
 @pytest.mark.parametrize("players", range(2, 8))
-@pytest.mark.parametrize("seed", [1, 2])
+# The second seed's games in make test-long, as for the other titles' boards.
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_random_games_render_for_every_seat(players: int, seed: int) -> None:
     totals = play_and_check("silkroad", players, seed, steps=100 // players + 25)
     assert totals["placed"] > 0
