@@ -20,7 +20,7 @@ pytest.importorskip("fastapi")
 
 
 def test_every_step_of_a_replay_is_the_state_its_log_gives(tmp_path: Path) -> None:
-    srv = Server(f"sqlite:///{tmp_path / 'tianxia.sqlite3'}", tmp_path, *NO_QUOTAS)
+    srv = Server(f"sqlite:///{tmp_path / 'tianxia.sqlite3'}", tmp_path, *NO_QUOTAS, forked=True)
     srv.start()
     try:
         r = httpx.post(
