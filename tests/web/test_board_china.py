@@ -88,15 +88,17 @@ def _spot_of(svg: str, inner_cls: str, attr: str = "", value: str = "") -> list[
     return []
 
 
+# `make test` draws each player count once and each option (fortifications, the 3-4
+# side) at least once; the other three games run in `make test-long`.
 @pytest.mark.parametrize(
     ("players", "seed", "options"),
     [
-        (3, 1, {}),
+        pytest.param(3, 1, {}, marks=pytest.mark.slow),
         (3, 2, {"fortifications": True}),
-        (4, 1, {}),
+        pytest.param(4, 1, {}, marks=pytest.mark.slow),
         (4, 2, {"board": "3-4", "fortifications": True}),
         (5, 1, {}),
-        (5, 2, {"fortifications": True}),
+        pytest.param(5, 2, {"fortifications": True}, marks=pytest.mark.slow),
     ],
 )
 def test_seeded_games_render_for_every_seat(
