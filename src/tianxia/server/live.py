@@ -237,6 +237,8 @@ class LiveGame:
         self.version = 0
         self._views: dict[tuple[int | None, str, bool], tuple[dict[str, Any], str | None]] = {}
         self._views_of: tuple[State, int] | None = None
+        # The seats' rows of those views, alike for every seat: made once for them all.
+        self._seat_rows: list[dict[str, Any]] | None = None
 
     # --- loading ------------------------------------------------------------------------
     @classmethod
@@ -442,6 +444,7 @@ class LiveGame:
         now = (t.state, self.version)
         if self._views_of is None or self._views_of[0] is not now[0] or self._views_of[1] != now[1]:
             self._views.clear()
+            self._seat_rows = None
             self._views_of = now
         key = (seat, lang, board)
         found = self._views.get(key)
@@ -455,7 +458,10 @@ class LiveGame:
         t = self.table
         state = t.state
         envelope = state.envelope(seat, t.seq)
-        running = self.status == "running"
+        status = self.status
+        running = status == "running"
+        if self._seat_rows is None:
+            self._seat_rows = self.seat_list()
         msg: dict[str, Any] = {
             "type": "view",
             "seq": t.seq,
@@ -464,9 +470,9 @@ class LiveGame:
             "terminal": envelope["terminal"],
             "scores": envelope["scores"],
             "undo": seat is not None and running and t.can_undo(seat),
-            "status": self.status,
+            "status": status,
             "seat": seat,
-            "seats": self.seat_list(),
+            "seats": self._seat_rows,
         }
         if lang != "en":
             _in_words_of(msg, lang, self.game.NAME)
@@ -508,6 +514,7 @@ class LiveGame:
         self.conns.discard(conn)
         if not self.conns:
             self._views.clear()  # a game nobody watches holds no view (boards are large)
+            self._seat_rows = None
         if conn.seat is not None:
             self.broadcast()  # the other panels show this seat gone
         if conn.sender is not None:
