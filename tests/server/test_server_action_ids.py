@@ -24,6 +24,14 @@ def _mover(players: list[Player]) -> Player:
     raise AssertionError("nobody is to move")
 
 
+def _settle(players: list[Player], seq: int) -> None:
+    """Every seat has the view after `seq`: a seat that just moved still holds its old
+    view (its legal actions) until the new one arrives, and would act on it."""
+    for p in players:
+        while p.view["seq"] < seq:
+            p.until("view", timeout=30)
+
+
 def _illegal(p: Player) -> str:
     legal = {a["action"] for a in p.view["legal"]}
     for text in ("zz", "draw", "pass", "build 99"):
@@ -65,10 +73,13 @@ def test_a_seat_reusing_another_seats_id_has_its_own_action_judged(server: Serve
     first = _mover(players)
     a = first.act(rng.choice(first.view["legal"])["action"], action_id="m1")
     assert a["type"] == "accepted"
+    _settle(players, a["seq"])
     n = 0
     while (mover := _mover(players)) is first:
         n += 1
-        assert first.act(rng.choice(first.view["legal"])["action"])["type"] == "accepted"
+        again = first.act(rng.choice(first.view["legal"])["action"])
+        assert again["type"] == "accepted", again
+        _settle(players, again["seq"])
         assert n < 50, "the other seat never came to move"
     seq = mover.view["seq"]
     b = mover.act(rng.choice(mover.view["legal"])["action"], action_id="m1")
