@@ -292,6 +292,18 @@ def unknown_ids(base: str, stop: threading.Event, counts: Counter[str]) -> None:
         t.join()
 
 
+def busy_neighbour(base: str, stop: threading.Event, counts: Counter[str]) -> None:
+    """Not an attack but its control: a process that only computes and sends nothing,
+    as an attacker's process takes a core of the two the player and the server share.
+    What the player's moves lose to it is the machine's, not the server's: the floor
+    under every attack's figures when the attacker runs on the same machine."""
+    spins = 0
+    while not stop.is_set():
+        for _ in range(10_000):
+            spins += 1
+    counts["requests"] = 0
+
+
 ATTACKS: dict[str, Attack | None] = {
     "game_flood": game_flood,
     "all_bot_flood": all_bot_flood,
@@ -300,7 +312,11 @@ ATTACKS: dict[str, Attack | None] = {
     "big_bodies": big_bodies,
     "spectator_acts": None,  # on the player's own game: bound in the test
     "unknown_ids": unknown_ids,
+    "busy_neighbour": busy_neighbour,
 }
+
+# Controls, not attacks: measured at larger scales only (make test-long).
+CONTROLS = {"busy_neighbour"}
 
 
 # The attacks run on PostgreSQL in `make test` (CI size); all of them at larger scales.
@@ -427,6 +443,8 @@ def test_an_attack_by_one_client_leaves_the_server_usable(
 ) -> None:
     if backend == "postgresql" and SCALE <= 1 and name not in POSTGRES_IN_CI:
         pytest.skip("on PostgreSQL at larger scales only (make test-long)")
+    if name in CONTROLS and SCALE <= 1:
+        pytest.skip("a control, measured at larger scales only (make test-long)")
     url: str = request.getfixturevalue("url")
     f = recorded(f"attack_{name}", backend, lambda: _run(name, url, tmp_path))
     assert f["unhandled"] == 0, f
