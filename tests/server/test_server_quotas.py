@@ -102,3 +102,22 @@ def test_the_window_forgets_what_left_it_and_holds_no_stale_address() -> None:
     w.take("late", 1, now=100.0 + 2 * WINDOW)
     assert set(w.spent) == {"late"}
     assert Window(0).take("a", 10**6) is None
+
+
+@pytest.mark.parametrize("quota", [("--games-per-minute", "2", "--open-games", "0")], indirect=True)
+def test_an_address_over_its_minute_is_refused_before_its_request_is_read(quota: Server) -> None:
+    url = f"{quota.base}/api/games"
+    junk = {"content": b"not json at all", "headers": {"content-type": "application/json"}}
+    # Under the quota, the route reads the body and refuses it for what it is.
+    assert httpx.post(url, **junk).status_code == 422  # type: ignore[arg-type]
+    assert _create(quota, ["open", "open"]).status_code == 201
+    assert _create(quota, ["open", "open"]).status_code == 201
+    # Over it, whatever the request says: the refusal comes before the framework reads
+    # it (a flood of creations costs the server little), with the same sentence and
+    # Retry-After as the route's, and the pages' security headers.
+    for r in (httpx.post(url, **junk), _create(quota, ["open", "open"])):  # type: ignore[arg-type]
+        assert r.status_code == 429, r.text
+        assert "created games worth 2 in the last minute" in r.json()["detail"]
+        assert 1 <= int(r.headers["retry-after"]) <= 60
+        assert r.headers["x-content-type-options"] == "nosniff"
+    assert _count(quota) == 2

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
+from urllib.parse import parse_qsl
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -34,12 +35,14 @@ from tianxia.server import protocol as P
 from tianxia.server.limits import (
     BodyLimit,
     Limits,
+    QuickAnswers,
     SecurityHeaders,
     Window,
     api_docs_page,
     creator_key,
     game_cost,
     origin_allowed,
+    per_minute_sentence,
 )
 from tianxia.server.live import (
     TAKEOVER_STRENGTH,
@@ -110,6 +113,31 @@ def client_of(request: Request) -> str:
     """The key a request's quotas are counted under: its client's address (behind a
     proxy, the address the proxy forwards: docs/server.md)."""
     return creator_key(request.client.host if request.client else "")
+
+
+def lobby_key(query: bytes) -> tuple[str | None, str | None, int, int] | None:
+    """The key of `LobbyPages` that `GET /api/games?<query>` asks for, read exactly as the
+    route reads its parameters; None for anything it might read otherwise (a repeated,
+    malformed or out-of-range parameter: the route answers those itself)."""
+    try:
+        pairs = parse_qsl(query.decode("ascii"), keep_blank_values=True, strict_parsing=False)
+    except UnicodeDecodeError:
+        return None
+    given = dict(pairs)
+    if len(given) != len(pairs) or not set(given) <= {"status", "player", "limit", "offset"}:
+        return None
+    status = given.get("status")
+    player = given.get("player")
+    limit, offset = given.get("limit", str(PAGE)), given.get("offset", "0")
+    if status is not None and status not in ("open", "running", "finished"):
+        return None
+    if player is not None and not 0 < len(player) <= 64:
+        return None
+    if not all(n.isascii() and n.isdigit() and len(n) <= 8 for n in (limit, offset)):
+        return None
+    if not (1 <= int(limit) <= MAX_PAGE and 0 <= int(offset) <= 10_000_000):
+        return None
+    return (status, player, int(limit), int(offset))
 
 
 def _seat_plan(text: str) -> tuple[str, str | None]:
@@ -188,6 +216,8 @@ def create_app(
     async def api_docs() -> HTMLResponse:
         return api_docs_page(app.openapi_url or "/openapi.json", f"{app.title} API")
 
+    per_minute = Window(limits.games_per_minute)
+    app.add_middleware(QuickAnswers, per_minute=per_minute, key_of=creator_key, lobby_key=lobby_key)
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.add_middleware(SecurityHeaders)
 
@@ -201,8 +231,6 @@ def create_app(
         from tianxia.server.testroutes import add_test_routes
 
         add_test_routes(app, hooks)
-
-    per_minute = Window(limits.games_per_minute)
 
     async def live_or_404(hub: Hub, game_id: str) -> LiveGame:
         if len(game_id) > 32:
@@ -261,9 +289,7 @@ def create_app(
         if wait is not None:
             raise HTTPException(
                 429,
-                f"this address has created games worth {limits.games_per_minute} in the "
-                f"last minute (this one costs {cost}; a bot seat costs 1 more, a game of "
-                f"bots alone twice): try again in {math.ceil(wait)} s",
+                per_minute_sentence(limits.games_per_minute, wait, cost),
                 headers={"Retry-After": str(math.ceil(wait))},
             )
         try:

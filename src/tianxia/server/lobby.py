@@ -44,14 +44,21 @@ class LobbyPages:
         self.pages.clear()
         self.bytes = 0
 
-    async def page(self, key: Hashable, make: Callable[[], Awaitable[bytes]]) -> bytes:
-        """The page `key`: as kept, as being made, or made now by `make`."""
+    def kept(self, key: Hashable) -> bytes | None:
+        """The page `key` if it is kept and fresh."""
         kept = self.pages.get(key)
         if kept is not None:
             began, generation, body = kept
             if generation == self.generation and time.monotonic() - began < self.seconds:
                 self.pages.move_to_end(key)
                 return body
+        return None
+
+    async def page(self, key: Hashable, make: Callable[[], Awaitable[bytes]]) -> bytes:
+        """The page `key`: as kept, as being made, or made now by `make`."""
+        body = self.kept(key)
+        if body is not None:
+            return body
         making = self._making.get(key)
         if making is None or making[0] != self.generation:
             # Its own task: a request that goes away does not take the read with it from
