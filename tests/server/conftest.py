@@ -25,15 +25,26 @@ pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
 
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database of the parametrised kind: a SQLite file in `tmp_path`, or the
+    shared PostgreSQL cluster emptied (skipped where there is none)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tianxia.sqlite3'}"
+    url: str | None = request.getfixturevalue("postgres")
+    if url is None:
+        pytest.skip("no PostgreSQL here: `make test` installs it")
+    reset_postgres(url)
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return database_url(request, tmp_path)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'tianxia.sqlite3'}"
-    else:
-        url = request.getfixturevalue("postgres")
-        if url is None:
-            pytest.skip("no PostgreSQL here: `make test` installs it")
-        reset_postgres(url)
+    url = database_url(request, tmp_path)
     # Forked from a warm parent (tests/forkserver.py): a whole new server process in a
     # few tenths of a second, where a cold start spends 1.5-3 s importing and building
     # the games' data, for each of some hundred tests.

@@ -24,7 +24,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from serving import reset_postgres
 from tianxia.server.app import create_app
 from tianxia.server.limits import Limits
 from tianxia.server.live import Hub, LiveGame, state_hash
@@ -33,17 +32,6 @@ from tianxia.server.live import Hub, LiveGame, state_hash
 # that waits for the held thread never answers before it is let go.
 ANSWER = 20.0
 GAME = {"game": "greatwall", "players": 2, "seats": ["open", "open"]}
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tianxia.sqlite3'}"
-    pg: str | None = request.getfixturevalue("postgres")
-    if pg is None:
-        pytest.skip("no PostgreSQL here: `make test` installs it")
-    reset_postgres(pg)
-    return pg
 
 
 @pytest.fixture

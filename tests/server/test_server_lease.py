@@ -15,23 +15,6 @@ from .client import create
 from .conftest import NO_QUOTAS
 
 
-def _url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tianxia.sqlite3'}"
-    from serving import reset_postgres
-
-    url: str | None = request.getfixturevalue("postgres")
-    if url is None:
-        pytest.skip("no PostgreSQL here: `make test` installs it")
-    reset_postgres(url)
-    return url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return _url(request, tmp_path)
-
-
 def test_a_second_server_on_one_database_refuses_to_start(url: str, tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

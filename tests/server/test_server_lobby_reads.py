@@ -20,7 +20,6 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 import tianxia
-from serving import reset_postgres
 from tianxia.server.app import create_app
 from tianxia.server.limits import Limits
 from tianxia.server.live import Hub
@@ -30,17 +29,6 @@ from tianxia.server.lobby import LobbyPages
 # that waits for the held thread never answers before it is let go.
 ANSWER = 20.0
 GAME = {"game": "greatwall", "players": 2, "seats": ["open", "open"]}
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tianxia.sqlite3'}"
-    pg: str | None = request.getfixturevalue("postgres")
-    if pg is None:
-        pytest.skip("no PostgreSQL here: `make test` installs it")
-    reset_postgres(pg)
-    return pg
 
 
 @pytest.fixture

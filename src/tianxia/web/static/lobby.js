@@ -306,8 +306,13 @@ async function refresh() {
 }
 
 // --- leaderboards -----------------------------------------------------------------------
+// Answers may come back out of order (the page's first title's, asked at load, after the
+// one the player then chose): only the latest choice's is shown.
+let leaderboardAsked = 0;
 async function leaderboard() {
+  const asked = ++leaderboardAsked;
   const rows = await api(`/api/leaderboard/${document.getElementById("lb-game").value}`);
+  if (asked !== leaderboardAsked) return;
   const body = document.querySelector("#leaderboard tbody");
   const name = (r) => (r.bot ? `${t("bot")} (${STRENGTHS[r.bot] || r.bot})` : r.player_name);
   // A rating in the page's number format, as the end of a game shows it ("3,4" in Dutch).
