@@ -219,6 +219,7 @@ class Table:
         }
         # seq of the bot's move -> (seat, explanation)
         self.explanations: dict[int, tuple[int, str]] = {}
+        self.chance_before: tuple[Any, ...] | None = None  # `play`
         # log[i] in words (`event_words`), recorded when first read (`words`: a table
         # nobody reads in words, a bot's or a research client's, spends nothing on
         # them), beside the action's stamp (`Match.stamp`), which tells a word recorded
@@ -281,6 +282,10 @@ class Table:
             self.check_turn(seat)
         a = self.state.to_action(action)
         self.match.play(a)
+        # The chance stream as it was before the draws this action brings (None: none
+        # drew), for a caller that takes the action back (the server, when its write
+        # fails): copied only when chance draws, since it is 625 numbers.
+        self.chance_before = self.match.rng.getstate() if self.state.is_chance_node() else None
         self.match.resolve_chance()
         return a
 

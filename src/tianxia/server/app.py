@@ -72,6 +72,10 @@ log = logging.getLogger("tianxia.server")
 # Games in one page of the lobby: by default, and at most.
 PAGE = 100
 MAX_PAGE = 500
+# The lobby's other parameters' bounds, for the route and `lobby_key` alike.
+LOBBY_LISTS = ("open", "running", "finished")
+MAX_PLAYER = 64
+MAX_OFFSET = 10_000_000
 
 
 class NewGame(BaseModel):
@@ -129,13 +133,13 @@ def lobby_key(query: bytes) -> tuple[str | None, str | None, int, int] | None:
     status = given.get("status")
     player = given.get("player")
     limit, offset = given.get("limit", str(PAGE)), given.get("offset", "0")
-    if status is not None and status not in ("open", "running", "finished"):
+    if status is not None and status not in LOBBY_LISTS:
         return None
-    if player is not None and not 0 < len(player) <= 64:
+    if player is not None and not 0 < len(player) <= MAX_PLAYER:
         return None
     if not all(n.isascii() and n.isdigit() and len(n) <= 8 for n in (limit, offset)):
         return None
-    if not (1 <= int(limit) <= MAX_PAGE and 0 <= int(offset) <= 10_000_000):
+    if not (1 <= int(limit) <= MAX_PAGE and 0 <= int(offset) <= MAX_OFFSET):
         return None
     return (status, player, int(limit), int(offset))
 
@@ -360,10 +364,10 @@ def create_app(
     @app.get("/api/games", response_model=list[dict[str, Any]])
     async def list_games(
         hub: HubDep,
-        status: Annotated[str | None, Query(pattern="^(open|running|finished)$")] = None,
-        player: Annotated[str | None, Query(max_length=64)] = None,
+        status: Annotated[str | None, Query(pattern=f"^({'|'.join(LOBBY_LISTS)})$")] = None,
+        player: Annotated[str | None, Query(max_length=MAX_PLAYER)] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = PAGE,
-        offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+        offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     ) -> Response:
         """Games, newest first, `limit` of them from the `offset`-th; `status` filters,
         `player` keeps that player's games and marks those where it is that player's

@@ -677,12 +677,9 @@ class LiveGame:
         t = self.table
         m = t.match
         start = m.seq
-        # `Table.play`, with the chance stream copied (625 numbers) only when chance is
-        # to draw after the action: a failed write puts the stream back as it was.
-        t.check_turn(seat)
-        m.play(action)
-        rng = m.rng.getstate() if m.state.current_player() == CHANCE else None
-        m.resolve_chance()
+        t.play(action, seat)
+        # A failed write puts the chance stream back as it was, if chance drew.
+        rng = t.chance_before
         rows = self.rows_since(start, client_id, seat)
         status = "finished" if t.state.is_terminal() else None
         values = self.public()

@@ -309,6 +309,20 @@ _APPEND_COLUMNS = (
 )
 
 
+def _action_row(game_id: str, r: Row, now: float) -> dict[str, Any]:
+    """An action's row in the log, as `_APPEND_COLUMNS` name its columns."""
+    return {
+        "game_id": game_id,
+        "seq": r.seq,
+        "client_id": r.client_id,
+        "seat": r.seat,
+        "action": r.action,
+        "state_hash": r.state_hash,
+        "undone": False,
+        "created": now,
+    }
+
+
 def new_game_rows(
     game_id: str,
     name: str,
@@ -461,20 +475,7 @@ class Store:
             c.execute(seats.insert(), list(seat_rows))
             if log:
                 c.execute(
-                    actions.insert(),
-                    [
-                        {
-                            "game_id": row["id"],
-                            "seq": r.seq,
-                            "client_id": r.client_id,
-                            "seat": r.seat,
-                            "action": r.action,
-                            "state_hash": r.state_hash,
-                            "undone": False,
-                            "created": row["created"],
-                        }
-                        for r in log
-                    ],
+                    actions.insert(), [_action_row(row["id"], r, row["created"]) for r in log]
                 )
 
     def exists(self, game_id: str) -> bool:
@@ -672,20 +673,7 @@ class Store:
                     cursor,
                     sql,
                     order,
-                    [
-                        {
-                            "game_id": game_id,
-                            "seq": r.seq,
-                            "client_id": r.client_id,
-                            "seat": r.seat,
-                            "action": r.action,
-                            "state_hash": r.state_hash,
-                            "undone": False,
-                            "created": now,
-                        }
-                        for game_id, rows, _ in batch
-                        for r in rows
-                    ],
+                    [_action_row(game_id, r, now) for game_id, rows, _ in batch for r in rows],
                 )
                 # One statement per set of columns written, run for all its games at
                 # once: the usual batch, every game writing its public summary, is one
