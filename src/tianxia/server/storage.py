@@ -42,7 +42,16 @@ games = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     # The chance stream's seed: a server secret, never sent to anyone.
     sa.Column("seed", sa.BigInteger, nullable=False),
+    # The time bank each seat starts with, in seconds (null: no clock), what each of its
+    # own moves adds to it, what happens when it runs out ("bot", "skip", "lose"), and
+    # the vacation each seat may use after it (docs/server.md, Clocks).
     sa.Column("clock", sa.Float, nullable=True),
+    sa.Column("increment", sa.Float, nullable=True),
+    sa.Column("clock_policy", sa.String(8), nullable=True),
+    sa.Column("vacation", sa.Float, nullable=True),
+    # When the seat now to move was given the move: its clock runs from here, across a
+    # restart too.
+    sa.Column("turn_since", sa.Float, nullable=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
     sa.Column("rated", sa.Boolean, nullable=False, default=False),
@@ -73,8 +82,21 @@ seats = sa.Table(
     sa.Column("player", sa.String(64), nullable=True),
     sa.Column("secret_hash", sa.String(64), nullable=True, unique=True),
     sa.Column("resigned", sa.Boolean, nullable=False, default=False),
+    # The account whose seat this is (a seat taken while signed in, or claimed later);
+    # null for a guest's or a bot's.
+    sa.Column("account_id", sa.String(32), nullable=True),
+    # An open seat kept for one account (invited by name): nobody else may take it.
+    sa.Column("invited", sa.String(32), nullable=True),
+    # The seat's time bank and vacation left, in seconds, as of `games.turn_since`
+    # (null: the game's full clock and vacation), and since when a stand-in has played
+    # for it because the bank ran out (null: the player plays).
+    sa.Column("bank", sa.Float, nullable=True),
+    sa.Column("vacation_left", sa.Float, nullable=True),
+    sa.Column("stand_in_since", sa.Float, nullable=True),
 )
 sa.Index("ix_seats_player", seats.c.player)
+sa.Index("ix_seats_account", seats.c.account_id)
+sa.Index("ix_seats_invited", seats.c.invited)
 
 actions = sa.Table(
     "actions",
@@ -110,6 +132,84 @@ lease = sa.Table(
     sa.Column("heartbeat", sa.Float, nullable=False),
 )
 
+# A person's account. `name_key` is the name as it is compared (NFKC, case-folded), so
+# two names that differ only in case, or in how a character is composed, are one name.
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("name_key", sa.String(40), nullable=False, unique=True),
+    # argon2id, with its parameters in the hash's own text.
+    sa.Column("password_hash", sa.String(200), nullable=False),
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("email_verified", sa.Boolean, nullable=False, default=False),
+    # JSON: language and which mails the player wants (docs/server.md, Accounts).
+    sa.Column("settings", sa.Text, nullable=False, server_default="{}"),
+    sa.Column("created", sa.Float, nullable=False),
+    # When the player last did anything while signed in (a request, a message on a
+    # table): a turn mail is not sent to someone active in the last minute.
+    sa.Column("active", sa.Float, nullable=False),
+)
+
+# A signed-in browser: the cookie's value is known only to it (the row keeps its hash),
+# and the token that its requests which change something must carry (against requests
+# forged by other sites).
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("id_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("csrf", sa.String(64), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("seen", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+sa.Index("ix_sessions_account", sessions.c.account_id)
+
+# One-use or standing keys sent by mail: an address's verification, a password's
+# reset, the unsubscribe link. Only their hashes are kept.
+tokens = sa.Table(
+    "tokens",
+    metadata,
+    sa.Column("hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("purpose", sa.String(16), nullable=False),  # verify, reset, unsubscribe
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=True),
+    sa.Column("used", sa.Float, nullable=True),
+)
+sa.Index("ix_tokens_account", tokens.c.account_id)
+
+# Mail waiting to be sent, and sent: queued in the same database as the games, so a
+# restart loses none, and `key` (what the mail is about: kind, game, seq, account) is
+# unique, so the same news is never queued twice. A sender claims a row until
+# `claimed_until`, sends it, and marks it `sent`; a row given up has `dropped` (why).
+outbox = sa.Table(
+    "outbox",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(160), nullable=False, unique=True),
+    sa.Column("account_id", sa.String(32), nullable=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Column("address", sa.String(254), nullable=True),
+    sa.Column("subject", sa.Text, nullable=True),
+    sa.Column("body", sa.Text, nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("send_after", sa.Float, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("claimed", sa.String(200), nullable=True),
+    sa.Column("claimed_until", sa.Float, nullable=True),
+    sa.Column("sent", sa.Float, nullable=True),
+    sa.Column("dropped", sa.String(32), nullable=True),
+    sa.Column("error", sa.Text, nullable=True),
+)
+sa.Index("ix_outbox_due", outbox.c.sent, outbox.c.send_after)
+sa.Index("ix_outbox_account", outbox.c.account_id)
+
+# Ratings of accounts (`player` is "account:<id>") and of the bots ("bot:<strength>").
 ratings = sa.Table(
     "ratings",
     metadata,
