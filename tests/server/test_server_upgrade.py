@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -66,10 +67,10 @@ def _released(url: str, tmp_path: Path) -> str:
     return url
 
 
-def _rows(url: str) -> dict[str, list[tuple[object, ...]]]:
+def _rows(url: str) -> dict[str, list[tuple[Any, ...]]]:
     engine = sa.create_engine(url)
     with engine.connect() as c:
-        found = {
+        found: dict[str, list[tuple[Any, ...]]] = {
             "games": sorted(c.execute(sa.text("SELECT id, game, status, seed FROM games"))),
             "seats": sorted(c.execute(sa.text("SELECT game_id, seat, kind, name FROM seats"))),
             "actions": sorted(
@@ -108,7 +109,7 @@ def test_the_release_before_accounts_upgrades_without_losing_a_game(
     server.start()
     try:
         games = {
-            g: httpx.get(f"{server.base}/api/games/{g}", timeout=60).json()
+            str(g): httpx.get(f"{server.base}/api/games/{g}", timeout=60).json()
             for g, *_ in before["games"]
         }
         assert {g["status"] for g in games.values()} == {"finished", "running", "open"}
