@@ -194,7 +194,7 @@ def _telling(frames: list[str], seq: object) -> list[str]:
     """The frames that tell the viewer something of the game. A view that brings no new
     seq and no event only says who is connected now: presence is public, and when the
     other seats' sockets open and close differs between the two games of a pair, so it
-    is left out of the comparison (and so is the `connected` count in every view)."""
+    is left out of the comparison (and so is each seat's `present` in every view)."""
     out: list[str] = []
     for frame in frames:
         msg = json.loads(frame)
@@ -202,8 +202,8 @@ def _telling(frames: list[str], seq: object) -> list[str]:
             if msg.get("seq") == seq and not msg.get("events"):
                 continue
             seq = msg.get("seq")
-            for player in msg.get("players") or []:
-                player.pop("connected", None)
+            for player in [*(msg.get("players") or []), *(msg.get("seats") or [])]:
+                player.pop("present", None)
             frame = json.dumps(msg, sort_keys=True)
         out.append(frame)
     return out

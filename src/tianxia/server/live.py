@@ -386,10 +386,12 @@ class LiveGame:
             "seats": self.seat_list(),
             "scores": state.scores_for(None),
             "rating_changes": self.rating_changes,
+            "present": len(self.present()),
         }
 
     def seat_list(self) -> list[dict[str, Any]]:
         names = seat_names(self.seats)
+        present = self.present()
         return [
             {
                 "seat": s["seat"],
@@ -398,9 +400,14 @@ class LiveGame:
                 "strength": s["strength"],
                 "resigned": bool(s["resigned"]),
                 "bot_playing": s["seat"] in self.takeover,
+                "present": s["seat"] in present,
             }
             for i, s in enumerate(self.seats)
         ]
+
+    def present(self) -> set[int]:
+        """The seats whose socket is open now (a window of their player holds them)."""
+        return {c.seat for c in self.conns if c.seat is not None and c.bound}
 
     def view_message(self, conn: Connection) -> dict[str, Any]:
         """Everything sent to `conn` comes from its viewer's envelope and events only:
@@ -501,10 +508,13 @@ class LiveGame:
     def attach(self, conn: Connection) -> None:
         """Count `conn` among the game's viewers and send it a view at once."""
         self.hub.adopt(self)
+        arrives = conn.seat is not None and conn.seat not in self.present()
         self.conns.add(conn)
         self.version += 1
-        if conn.seat is not None:
-            self.broadcast()  # the other panels show this seat connected now
+        if arrives:
+            # The other panels show this seat present now; a second window of a seat
+            # already present changes nothing anyone sees, and costs nobody a view.
+            self.broadcast()
         if conn.sender is None or conn.sender.done():
             conn.sender = asyncio.create_task(self._sender(conn))
         conn.view_owed = True
@@ -515,7 +525,7 @@ class LiveGame:
         if not self.conns:
             self._views.clear()  # a game nobody watches holds no view (boards are large)
             self._seat_rows = None
-        if conn.seat is not None:
+        if conn.seat is not None and conn.seat not in self.present():
             self.broadcast()  # the other panels show this seat gone
         if conn.sender is not None:
             conn.sender.cancel()
@@ -965,11 +975,13 @@ def row_summary(hub: Hub, row: dict[str, Any], seats: list[dict[str, Any]]) -> d
                 "strength": s["strength"],
                 "resigned": bool(s["resigned"]),
                 "bot_playing": False,  # a bot stands in only while the game is in memory
+                "present": False,  # nobody's socket holds a game that is not in memory
             }
             for s, name in zip(seats, seat_names(seats), strict=True)
         ],
         "scores": json.loads(row["scores"]),
         "rating_changes": _changes_of(row),
+        "present": 0,
     }
 
 

@@ -214,12 +214,10 @@ def _hand_size(body: Mapping[str, Any], seat: int) -> int | None:
 
 
 def players(
-    seats: Sequence[Mapping[str, Any]],
-    envelope: Mapping[str, Any],
-    connected: Mapping[int, int],
+    seats: Sequence[Mapping[str, Any]], envelope: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
     """One panel per seat: the name used everywhere, its public score and hand size,
-    whether it decides now and how many of its players' windows are open."""
+    whether it decides now and whether a window of its player is open (`present`)."""
     scores = envelope.get("scores") or []
     body = envelope.get("body") or {}
     to_move = envelope.get("to_move")
@@ -235,7 +233,7 @@ def players(
                 "score": scores[i] if i < len(scores) else None,
                 "hand": _hand_size(body, i),
                 "turn": to_move == i and not envelope.get("terminal"),
-                "connected": connected.get(i, 0),
+                "present": bool(s.get("present")),
             }
         )
     return out
@@ -347,16 +345,12 @@ def table_fields(
         if entry["action"] in asks:
             move["confirm"] = asks[entry["action"]]
         moves.append(move)
-    connected: dict[int, int] = {}
-    for c in live.conns:
-        if c.seat is not None:
-            connected[c.seat] = connected.get(c.seat, 0) + 1
     out: dict[str, Any] = {
         "legal": moves,
         "placed": sorted(drawn.placed),
         "recent": [list(r) for r in recent],
         "recent_from": start + 1,  # the first seq of the log that is recent
-        "players": players(seats, envelope, connected),
+        "players": players(seats, envelope),
     }
     if table.state.is_terminal():
         out["summary"] = summary(table.state, envelope, gettext)
