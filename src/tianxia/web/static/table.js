@@ -87,6 +87,12 @@ function receive(c, msg) {
     }
     list.push(...msg.events);
     msg.logLength = list.length;
+    // The server's clock against the page's, as this view arrived: the clocks count on
+    // from the server's `now` however far the page's own clock is off.
+    if (msg.clock && typeof msg.clock.now === "number") msg.clockOffset = msg.clock.now - Date.now() / 1000;
+    // Sent once, in the first view after a stand-in played for this seat: kept until the
+    // player dismisses it, whichever view is on screen.
+    if (msg.away && msg.away.moves > 0) showAway(msg.away);
     // The board comes whole, or as a patch of the last one this socket was sent.
     if (msg.board_patch) msg.board = patchBoard(c.boardText || "", msg.board_patch);
     if (typeof msg.board === "string") c.boardText = msg.board;
@@ -517,9 +523,8 @@ function draw(c) {
   else if (v.legal.length) status(t("Your turn") + (c.key !== "spectator" ? ` (${seatName(v, c.key)})` : ""));
   else if (typeof env.to_move === "number") status(t("Waiting for {name}", { name: seatName(v, env.to_move) }));
   else status(c.key === "spectator" ? t("Spectating") : "");
-  clockDeadline = v.clock ? v.clock.deadline : null;
-  tick();
   drawPlayers(v, c);
+  tick();
   drawSeats(v, c);
   drawLog(v, c);
   drawSummary(v, c);
@@ -638,35 +643,131 @@ function stepper(c, head, list) {
   });
 }
 
-// The move clock: past it, a bot plays the seat until its player is back.
-let clockDeadline = null;
+// --- clocks -------------------------------------------------------------------------------
+// Each seat's time: its bank (the initial time, plus the increment after each of its
+// moves), then its vacation. The view says what each seat had at the server's `now`; the
+// page counts the running seat's down on its own clock, corrected by `clockOffset`. A
+// server of the older clock sends only `{seconds, deadline}` for the seat to move.
+function seatTimes(v) {
+  const c = v && v.clock;
+  if (!c) return null;
+  const serverNow = Date.now() / 1000 + (v.clockOffset || 0);
+  if (Array.isArray(c.seats)) {
+    return c.seats.map((s) => {
+      if (!s || s.bank === null || s.bank === undefined) return null; // a bot's seat: no clock
+      let bank = Number(s.bank) || 0, vacation = Number(s.vacation_left) || 0;
+      if (s.running) {
+        let spent = Math.max(0, serverNow - c.now);
+        const fromBank = Math.min(bank, spent);
+        bank -= fromBank; spent -= fromBank;
+        vacation = Math.max(0, vacation - spent);
+      }
+      return { bank, vacation, running: !!s.running, standIn: !!s.stand_in, initial: Number(c.initial) || 0 };
+    });
+  }
+  const toMove = v.view ? v.view.to_move : null;
+  if (typeof c.deadline !== "number" || typeof toMove !== "number") return null;
+  return (v.seats || []).map((s) => s.seat === toMove
+    ? { bank: Math.max(0, c.deadline - serverNow), vacation: 0, running: true, standIn: false, initial: Number(c.seconds) || 0 }
+    : null);
+}
+
+const pad2 = (n) => String(n).padStart(2, "0");
+// A clock as a player reads it: 0:45 and 12:30 under an hour, 3:05:00 under a day, then
+// days and hours (2 d 4 h), where seconds no longer matter.
+function clockText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 3600) return `${Math.floor(s / 60)}:${pad2(s % 60)}`;
+  if (s < 86400) return `${Math.floor(s / 3600)}:${pad2(Math.floor(s / 60) % 60)}:${pad2(s % 60)}`;
+  return t("{d} d {h} h", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+}
+
+// A length of time in words, for the clock's rules ("5 min", "1 h 30 min", "3 d").
+function spanWords(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const parts = [];
+  if (d) parts.push(t("{n} d", { n: d }));
+  if (h) parts.push(t("{n} h", { n: h }));
+  if (m) parts.push(t("{n} min", { n: m }));
+  if (r || !parts.length) parts.push(t("{n} s", { n: r }));
+  return parts.join(" ");
+}
+
+// Urgent under a tenth of the initial time, or under 30 seconds.
+function urgent(time) {
+  const left = time.bank + time.vacation;
+  return left < 30 || (time.initial > 0 && left < time.initial / 10);
+}
+
+function clockCell(time) {
+  const onVacation = time.bank <= 0 && time.vacation > 0;
+  const text = clockText(onVacation ? time.vacation : time.bank);
+  const words = onVacation ? t("vacation: {time}", { time: text }) : text;
+  return { words, label: onVacation ? t("Time left: {time} of vacation", { time: text }) : t("Time left: {time}", { time: text }) };
+}
+
+// The panels' clocks, written again every second (the running one moves).
 function tick() {
-  const box = $("clock");
-  if (!clockDeadline) { box.hidden = true; return; }
-  const left = Math.max(0, Math.round(clockDeadline - Date.now() / 1000));
-  const m = Math.floor(left / 60), s = String(left % 60).padStart(2, "0");
-  box.hidden = false;
-  $("clock-left").textContent = `${m}:${s}`;
-  box.title = `${left} ${t("seconds left")}`;
+  const c = conns.get(shown);
+  const times = seatTimes(c && c.view && !c.view.terminal ? c.view : null);
+  for (const box of document.querySelectorAll("#players .seat-clock")) {
+    const time = times ? times[Number(box.dataset.seat)] : null;
+    box.hidden = !time;
+    if (!time) continue;
+    const cell = clockCell(time);
+    box.textContent = cell.words;
+    box.setAttribute("aria-label", cell.label);
+    box.classList.toggle("running", time.running);
+    box.classList.toggle("urgent", urgent(time));
+  }
 }
 setInterval(tick, 1000);
 
+// The clock's rules in words, where the seats are listed: a tooltip alone would hide
+// them from a phone and from the keyboard.
+function clockPolicy(v) {
+  const c = v.clock;
+  if (!c) return "";
+  if (!Array.isArray(c.seats)) {
+    return t("Clock: {time} per move.", { time: spanWords(c.seconds) }) + " " + t("When it runs out, a bot plays for the player until they return.");
+  }
+  const out = [c.increment
+    ? t("Clock: {time} per player, plus {more} per move.", { time: spanWords(c.initial), more: spanWords(c.increment) })
+    : t("Clock: {time} per player.", { time: spanWords(c.initial) })];
+  if (c.vacation) out.push(t("Then {time} of vacation per player.", { time: spanWords(c.vacation) }));
+  out.push(c.policy === "lose" ? t("When a player's time runs out, they lose the game.")
+    : c.policy === "skip" ? t("When a player's time runs out, their turns are skipped until they return.")
+    : t("When a player's time runs out, a bot plays for them until they return."));
+  return out.join(" ");
+}
+
+// A person's seat that a stand-in bot plays (past their clock, until they return).
+function standingIn(v, seat) {
+  const s = v.seats ? v.seats.find((x) => x.seat === seat) : null;
+  if (!s || s.kind !== "human" || s.resigned) return false;
+  const clocked = v.clock && Array.isArray(v.clock.seats) ? v.clock.seats[seat] : null;
+  return !!(s.bot_playing || (clocked && clocked.stand_in));
+}
+
 // The players' strip: one panel per seat, always in view.
 function drawPlayers(v, c) {
-  const list = v.players || v.seats.map((s) => ({ seat: s.seat, name: s.name, kind: s.kind }));
+  const list = v.players || v.seats.map((s) => ({ seat: s.seat, name: s.name, kind: s.kind, present: s.present }));
   $("players").replaceChildren(...list.map((p) => {
     const li = el("li", { class: "player seat" + p.seat + (p.turn ? " turn" : "") + (p.seat === c.key ? " me" : "") },
       swatch(p.seat), el("span", { class: "pname", text: p.name }));
     if (p.seat === c.key) li.append(el("span", { class: "tag you", text: t("you") }));
-    if (p.bot) li.append(el("span", { class: "tag", text: t("bot") }));
+    if (p.bot && !standingIn(v, p.seat)) li.append(el("span", { class: "tag", text: t("bot") }));
     const facts = el("span", { class: "facts" });
     if (p.score !== null && p.score !== undefined) facts.append(el("span", { class: "score", text: t("Score: {n}", { n: p.score }) }));
     if (p.hand !== null && p.hand !== undefined) facts.append(el("span", { class: "hand", text: t("Hand: {n}", { n: p.hand }) }));
     li.append(facts);
     if (p.turn) li.append(el("span", { class: "tag turn", text: t("to move") }));
+    if (standingIn(v, p.seat)) li.append(el("span", { class: "tag standin", text: t("stand-in bot") }));
+    li.append(el("span", { class: "seat-clock", role: "timer", "data-seat": p.seat, hidden: true }));
     if (p.kind === "human") {
-      const on = p.connected > 0;
-      li.append(el("span", { class: "presence " + (on ? "on" : "off"), title: on ? t("connected") : t("away"), text: on ? t("connected") : t("away") }));
+      const on = !!p.present;
+      li.append(el("span", { class: "presence " + (on ? "on" : "off"), text: on ? t("connected") : t("away") }));
     }
     return li;
   }));
@@ -677,9 +778,10 @@ function drawSeats(v, c) {
   const ul = $("seats");
   ul.replaceChildren(...v.seats.map((s) => {
     const li = el("li", { class: "seat seat" + s.seat }, swatch(s.seat), " " + s.name);
-    const kind = s.kind === "bot" || s.bot_playing ? t("bot") : s.kind === "open" ? t("open") : t("human");
+    const kind = s.kind === "bot" || (s.bot_playing && !standingIn(v, s.seat)) ? t("bot") : s.kind === "open" ? t("open") : t("human");
     li.append(el("span", { class: "tag", text: kind }));
     if (s.seat === c.key) li.append(el("span", { class: "tag you", text: t("you") }));
+    if (standingIn(v, s.seat)) li.append(el("span", { class: "standin-words", text: t("A bot plays for {name} until they return.", { name: s.name }) }));
     if (s.kind === "open") li.append(el("button", { class: "take", text: t("Take this seat"), onclick: async () => {
       const name = prompt(t("Your name"), Me.name() || "");
       if (name === null) return;
@@ -688,6 +790,11 @@ function drawSeats(v, c) {
     } }));
     return li;
   }));
+  const policy = clockPolicy(v);
+  let line = $("clock-policy");
+  if (!line) { line = el("p", { id: "clock-policy", class: "clock-policy" }); ul.after(line); }
+  line.textContent = policy;
+  line.hidden = !policy;
 }
 
 // What the log on screen shows, so a new view only appends its new lines: a long game
@@ -703,6 +810,8 @@ function drawLog(v, c) {
   const item = (e) => {
     // The sentence in words; the engine's notation follows it behind "Show notation".
     const li = el("li", { value: e.seq }, withNames(e.words || e.text, v));
+    // A move a stand-in bot made for a person's seat says so, in words.
+    if (e.stand_in) li.append(" ", el("span", { class: "tag standin", text: t("played by a stand-in bot") }));
     if (e.action && prefs.get("notation")) li.append(" ", el("code", { class: "notation", text: e.action }));
     if (why[e.seq]) {
       const d = el("details", {}, el("summary", { text: t("Why?") }), el("pre", { text: why[e.seq] }));
@@ -811,11 +920,56 @@ async function rematch(c) {
   }
 }
 
+// "While you were away": how many moves a stand-in bot made for this player's seat.
+function showAway(away) {
+  const box = $("away");
+  $("away-text").textContent = tn("While you were away, a bot made {n} move for you.", "While you were away, a bot made {n} moves for you.", away.moves, { n: away.moves });
+  $("away-ok").textContent = t("Dismiss");
+  $("away-ok").onclick = () => { box.hidden = true; };
+  box.hidden = false;
+}
+
+// Two links, kept apart: the game's address, to invite anyone, and this seat's key, which
+// plays as you wherever it is opened (lichess and BGA keep the two apart the same way).
+function linkRow(id, label, value, note, cls) {
+  const input = el("input", { id, readonly: true, value, class: "link-field" });
+  const said = el("span", { class: "copied", role: "status", "aria-live": "polite" });
+  const copy = el("button", { class: "copy", "aria-describedby": id + "-l", text: t("Copy"), onclick: () => copyLink(input, said) });
+  input.addEventListener("focus", () => input.select());
+  return el("div", { class: "link-box " + cls },
+    el("label", { for: id, id: id + "-l", text: label }),
+    ...(note ? [el("p", { class: "link-note", text: note })] : []),
+    el("span", { class: "link-row" }, input, copy), said);
+}
+
+async function copyLink(input, said) {
+  let done = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(input.value); done = true; }
+  } catch { /* refused: the older way below */ }
+  if (!done) {
+    input.focus(); input.select();
+    try { done = document.execCommand("copy"); } catch { done = false; }
+  }
+  said.textContent = done ? t("Copied") : t("Select the link and copy it");
+  clearTimeout(said.timer);
+  said.timer = setTimeout(() => { said.textContent = ""; }, 4000);
+}
+
+let linksFor = null;
 function drawLinks(c) {
   const box = $("links");
   const base = `${location.origin}/games/${gameId}`;
-  const items = [el("p", { text: t("Link to invite a friend:") }), el("input", { readonly: true, value: base, "aria-label": t("Link to invite a friend:") })];
-  if (c.secret) items.push(el("p", { text: t("Link to return to this seat from any device (keep it private):") }), el("input", { readonly: true, value: `${base}#s=${c.secret}`, "aria-label": t("Link to return to this seat from any device (keep it private):") }));
+  // Drawn again only when the seat changes: a view must not take away a field's
+  // selection or the "copied" that was just said.
+  const key = `${c.key}:${c.secret || ""}:${window.LANG}`;
+  if (linksFor === key && box.children.length) return;
+  linksFor = key;
+  const items = [linkRow("invite-link", t("Link to invite a friend"), base, t("Anyone with it can watch the game or take an open seat."), "invite")];
+  if (c.secret) {
+    items.push(linkRow("key-link", t("Your key to this seat"), `${base}#s=${c.secret}`,
+      t("Anyone with this link plays as you: keep it private. Open it on another device to play there."), "key"));
+  }
   box.replaceChildren(...items);
 }
 
@@ -863,8 +1017,14 @@ function noticeTurn(c, before, now) {
   if (icon) icon.href = mine ? "/static/favicon-turn.svg" : baseIcon;
   if (!(now.legal.length && !(before && before.legal.length))) return;
   if (prefs.get("sound")) chime();
-  if (document.hidden && window.Notification && Notification.permission === "granted") {
-    try { new Notification(t("Your turn"), { body: document.querySelector("h1").textContent, tag: "tianxia-" + gameId }); } catch { /* not everywhere */ }
+  // A tab in the background, or a window behind another: the browser's notification,
+  // if the player asked for it here and the browser allows it.
+  const unseen = document.hidden || !document.hasFocus();
+  if (unseen && prefs.get("notify") && window.Notification && Notification.permission === "granted") {
+    try {
+      const n = new Notification(t("Your turn"), { body: document.querySelector("h1").textContent, tag: "tianxia-" + gameId });
+      n.onclick = () => { window.focus(); n.close(); };
+    } catch { /* a browser that allows notifications only from a service worker */ }
   }
 }
 
@@ -885,9 +1045,14 @@ function drawPrefs() {
   $("pref-fast").checked = prefs.get("fast");
   $("pref-notation").checked = prefs.get("notation");
   $("pref-sound").checked = prefs.get("sound");
+  // Asked only after the player ticks it: a page that asks on load is refused by most.
   const n = $("pref-notify");
-  n.hidden = !window.Notification || Notification.permission !== "default";
-  n.textContent = t("Notify me when it is my turn");
+  const allowed = window.Notification ? Notification.permission : "denied";
+  $("pref-notify-box").hidden = !window.Notification;
+  $("pref-notify-l").textContent = t("Notify me when it is my turn");
+  n.checked = prefs.get("notify") && allowed === "granted";
+  $("pref-notify-why").textContent = prefs.get("notify") && allowed === "denied"
+    ? t("This browser blocks notifications from this site: allow them in its settings.") : "";
 }
 $("pref-notation").addEventListener("change", (e) => {
   prefs.set("notation", e.target.checked);
@@ -897,8 +1062,11 @@ $("pref-notation").addEventListener("change", (e) => {
 });
 $("pref-fast").addEventListener("change", (e) => { prefs.set("fast", e.target.checked); for (const c of conns.values()) pump(c); });
 $("pref-sound").addEventListener("change", (e) => { prefs.set("sound", e.target.checked); if (e.target.checked) chime(); });
-$("pref-notify").addEventListener("click", async () => {
-  if (window.Notification) await Notification.requestPermission();
+$("pref-notify").addEventListener("change", async (e) => {
+  prefs.set("notify", e.target.checked);
+  if (e.target.checked && window.Notification && Notification.permission === "default") {
+    try { await Notification.requestPermission(); } catch { /* an older browser's callback form */ }
+  }
   drawPrefs();
 });
 root.classList.toggle("notation", prefs.get("notation"));
