@@ -32,6 +32,15 @@ import tianxia
 from tianxia.core import Game
 from tianxia.play.table import STRENGTHS, make_bot, strengths_for
 from tianxia.server import protocol as P
+from tianxia.server.accounts import (
+    SCOPE_KEY,
+    Accounts,
+    SessionGuard,
+    account_routes,
+    invite_targets,
+    queue_invitations,
+    session_of,
+)
 from tianxia.server.limits import (
     BodyLimit,
     Limits,
@@ -83,7 +92,8 @@ class NewGame(BaseModel):
     game: Annotated[str, Field(max_length=32)]
     players: Annotated[int, Field(ge=1, le=16)] | None = None
     options: dict[str, Any] = Field(default_factory=dict)
-    seats: list[Annotated[str, Field(max_length=32)]] | None = None
+    # "open", "bot:<strength>" or "invite:<account name>".
+    seats: list[Annotated[str, Field(max_length=48)]] | None = None
     clock: Annotated[float, Field(gt=0, le=30 * 24 * 3600)] | None = None
 
 
@@ -146,13 +156,15 @@ def lobby_key(query: bytes) -> tuple[str | None, str | None, int, int] | None:
 
 def _seat_plan(text: str) -> tuple[str, str | None]:
     t = text.strip().lower()
-    if t == "open":
+    if t == "open" or t.startswith("invite:"):
         return ("open", None)
     strength = t.removeprefix("bot:")
     if strength in STRENGTHS:
         return ("bot", strength)
     raise HTTPException(
-        422, f"a seat is 'open' or 'bot:<strength>' ({', '.join(STRENGTHS)}), not {text!r}"
+        422,
+        f"a seat is 'open', 'bot:<strength>' ({', '.join(STRENGTHS)}) or "
+        f"'invite:<account name>', not {text!r}",
     )
 
 
@@ -206,6 +218,7 @@ def create_app(
             with contextlib.suppress(SQLAlchemyError):
                 await hub.storage.run(store.release_lease, me)
             hub.close()
+            accounts.hasher.close()
 
     # FastAPI's /docs page runs an inline script: served below under a policy of its own.
     app = FastAPI(
@@ -221,6 +234,10 @@ def create_app(
         return api_docs_page(app.openapi_url or "/openapi.json", f"{app.title} API")
 
     per_minute = Window(limits.games_per_minute)
+    accounts = Accounts(origins=limits.origins)
+    app.state.accounts = accounts
+    app.add_middleware(SessionGuard, accounts=accounts)
+    app.include_router(account_routes())
     app.add_middleware(QuickAnswers, per_minute=per_minute, key_of=creator_key, lobby_key=lobby_key)
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.add_middleware(SecurityHeaders)
@@ -288,6 +305,7 @@ def create_app(
         # is answered at once, not after the work of a game it may not have. Its cost
         # needs only the seats (every seat open when none are named: 1).
         plans = [_seat_plan(s) for s in body.seats] if body.seats else None
+        invited = await _invited(hub, body.seats or [])
         cost = game_cost(plans) if plans else 1
         wait = per_minute.take(creator, cost)
         if wait is not None:
@@ -313,6 +331,8 @@ def create_app(
             creator,
             cost,
         )
+        for s in seats:
+            s["invited"] = invited.get(s["seat"])
         try:
             live = await LiveGame.create(hub, row, seats, limits.open_games)
         except OverQuota as e:
@@ -328,7 +348,32 @@ def create_app(
             per_minute.give_back(creator, cost)
             raise
         hub.lobby.changed()
+        if invited:
+            await hub.storage.run(queue_invitations, hub.storage.store, live.id, invited)
         return live.summary()
+
+    async def _invited(hub: Hub, plans: list[str]) -> dict[int, str]:
+        """The seats kept for accounts ("invite:<name>"): each seat's account id.
+
+        Raises:
+            HTTPException: 422, with a sentence: no account has that name.
+        """
+        names = {
+            i: text.strip()[len("invite:") :].strip()
+            for i, text in enumerate(plans)
+            if text.strip().lower().startswith("invite:")
+        }
+        if not names:
+            return {}
+        st = hub.storage
+        found = await st.read(invite_targets, st.store, sorted(set(names.values())))
+        out: dict[int, str] = {}
+        for seat, name in names.items():
+            account = found.get(name)
+            if account is None:
+                raise HTTPException(422, f"no account is named {name!r}: nobody to invite")
+            out[seat] = str(account["id"])
+        return out
 
     def _built(
         body: NewGame, plans: list[tuple[str, str | None]] | None, hub: Hub
@@ -427,20 +472,30 @@ def create_app(
         return (await live_or_404(hub, game_id)).summary()
 
     @app.post("/api/games/{game_id}/join")
-    async def join(game_id: str, body: Join, hub: HubDep) -> dict[str, Any]:
-        """Take an open seat: returns the seat's secret (keep it: it is the seat's key)."""
+    async def join(game_id: str, body: Join, hub: HubDep, request: Request) -> dict[str, Any]:
+        """Take an open seat: returns the seat's secret (keep it: it is the seat's key).
+
+        Signed in, the seat is the account's, under the account's name (`name` is not
+        used). A seat kept for an account (invited by name) is that account's to take."""
+        session = session_of(request)
         live = await live_or_404(hub, game_id)
         async with live.lock:
             hub.adopt(live)
             if body.seat >= len(live.seats) or live.seats[body.seat]["kind"] != "open":
                 raise HTTPException(409, f"seat {body.seat} is not open")
+            kept = live.seats[body.seat].get("invited")
+            if kept is not None and (session is None or session.account_id != kept):
+                raise HTTPException(
+                    403, f"seat {body.seat} is kept for the player invited to it, signed in"
+                )
             secret = new_secret()
             st = hub.storage
             values = {
                 "kind": "human",
-                "name": body.name,
+                "name": body.name if session is None else session.name,
                 "player": body.player,
                 "secret_hash": hash_secret(secret),
+                "account_id": None if session is None else session.account_id,
             }
             await st.run(st.store.update_seat, game_id, body.seat, **values)
             hub.lobby.changed()
@@ -466,7 +521,13 @@ def create_app(
             hub.adopt(live)
             if live.status != "open":
                 raise HTTPException(409, "the game has started: resign instead")
-            values = {"kind": "open", "name": None, "player": None, "secret_hash": None}
+            values = {
+                "kind": "open",
+                "name": None,
+                "player": None,
+                "secret_hash": None,
+                "account_id": None,
+            }
             await hub.storage.run(hub.storage.store.update_seat, game_id, seat, **values)
             hub.lobby.changed()
             live.seats[seat].update(values)
@@ -672,6 +733,10 @@ def create_app(
                 await ws.close(code=1011)
 
         conn = Connection(send=send, close=close)
+        # The account whose session cookie the handshake carried (`SessionGuard`): its
+        # seats may be bound without their secrets.
+        session = ws.scope.get(SCOPE_KEY)
+        conn.account = session.account_id if session is not None else None
         drops = 0
         try:
             while True:
@@ -692,6 +757,8 @@ def create_app(
                 if len(text.encode()) > P.MAX_FRAME:
                     await send(_error(P.TOO_LARGE, f"a message holds at most {P.MAX_FRAME} bytes"))
                     continue
+                if session is not None:
+                    accounts.touch(hub, session)
                 try:
                     await _handle(live, conn, text)
                 except Evicted:
@@ -773,10 +840,23 @@ def create_app(
                 await conn.send(_error(P.UNKNOWN_SECRET, "this secret holds no seat of this game"))
                 return
             conn.seat = found[1]
+        elif msg.seat is not None:
+            # A seat of the account this socket was opened for (its session cookie).
+            if (
+                conn.account is None
+                or msg.seat >= len(live.seats)
+                or live.seats[msg.seat].get("account_id") != conn.account
+            ):
+                why = "this seat of this game is not the signed-in account's"
+                await conn.send(_error(P.UNKNOWN_SECRET, why))
+                return
+            conn.seat = msg.seat
         elif msg.spectator:
             conn.seat = None
         else:
-            await conn.send(_error(P.BAD_MESSAGE, "hello names a seat's secret or spectator: true"))
+            await conn.send(
+                _error(P.BAD_MESSAGE, "hello names a seat's secret, a seat, or spectator: true")
+            )
             return
         conn.bound = True
         conn.player = msg.player

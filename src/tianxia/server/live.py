@@ -96,6 +96,8 @@ class Connection:
     seat: int | None = None
     bound: bool = False
     player: str | None = None
+    # The signed-in account the socket was opened for (its session cookie), if any.
+    account: str | None = None
     sent_seq: int = 0
     sent_final: bool = False
     board: bool = False
@@ -400,6 +402,7 @@ class LiveGame:
                 "strength": s["strength"],
                 "resigned": bool(s["resigned"]),
                 "bot_playing": s["seat"] in self.takeover,
+                "account": s.get("account_id") is not None,
                 "present": s["seat"] in present,
             }
             for i, s in enumerate(self.seats)
@@ -975,6 +978,7 @@ def row_summary(hub: Hub, row: dict[str, Any], seats: list[dict[str, Any]]) -> d
                 "strength": s["strength"],
                 "resigned": bool(s["resigned"]),
                 "bot_playing": False,  # a bot stands in only while the game is in memory
+                "account": s.get("account_id") is not None,
                 "present": False,  # nobody's socket holds a game that is not in memory
             }
             for s, name in zip(seats, seat_names(seats), strict=True)

@@ -79,6 +79,8 @@ class Hello(_Message):
     type: Literal["hello"]
     secret: Annotated[str, Field(min_length=1, max_length=64)] | None = None
     spectator: bool = False
+    # A seat of the account signed in by the socket's session cookie (no secret needed).
+    seat: Annotated[int, Field(ge=0, le=16)] | None = None
     last_seq: Annotated[int, Field(ge=0, le=10_000_000)] = 0
     player: Annotated[str, Field(min_length=1, max_length=64)] | None = None
     # A browser asks for the board drawn as SVG in every view, in its language.
