@@ -64,8 +64,17 @@ def test_a_seat_shows_who_is_present_in_words(site: Server, browser: Browser) ->
     _hold(pb, site, gid, {1: ben})
     expect(ben_dot).to_have_text("connected")
     expect(ben_dot).to_have_class(re.compile(r"\bon\b"))
+    # The lobby's list says who is at the table, in words.
+    lobby = browser.new_context().new_page()
+    lobby.goto(f"{site.base}/?lang=en")
+    seats = lobby.locator(f"#running li[data-game='{gid}'] .seats-text")
+    expect(seats).to_have_text("Anna (connected), Ben (connected)")
     pb.context.close()
     expect(ben_dot).to_have_text("away")
+    lobby.wait_for_timeout(1100)  # past the second a lobby's page is shared (--lobby-cache)
+    lobby.reload()
+    expect(seats).to_have_text("Anna (connected), Ben")
+    lobby.context.close()
     pa.context.close()
 
 

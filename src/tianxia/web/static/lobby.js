@@ -234,7 +234,8 @@ function seatText(s) {
     return letter ? t("{strength} bot {letter}", { strength, letter: letter[1] }) : `${t("bot")} (${strength})`;
   }
   if (s.kind === "open") return t("open");
-  return s.name;
+  // Who is at the table now (a window of theirs holds the seat): said in words.
+  return s.present ? t("{name} (connected)", { name: s.name }) : s.name;
 }
 
 function gameItem(g) {
