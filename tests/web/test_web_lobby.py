@@ -167,13 +167,23 @@ def test_the_default_form_creates_a_game_and_the_clock_is_what_it_says(
     # The form as it opens: China, three players, nothing touched.
     assert page.locator("#f-game").input_value() == "china"
     assert page.locator("#f-players").input_value() == "3"
+    # Below the server's stated minimum bank (a minute) the form says so and sends nothing.
     page.locator("#f-clock").fill("0.5")
+    count = len(httpx.get(f"{site.base}/api/games").json())
+    page.locator("button.create").click()
+    assert "at least 1 minute" in page.locator("#f-clock").evaluate("(e) => e.validationMessage")
+    page.wait_for_timeout(300)
+    assert page.url.endswith("/?lang=en")
+    assert len(httpx.get(f"{site.base}/api/games").json()) == count
+    # Minutes as typed, exactly: one and a half is ninety seconds.
+    page.locator("#f-clock").fill("1.5")
     page.locator("button.create").click()
     expect(page).to_have_url(re.compile(r"/games/[0-9a-f]+$"))
     game = _summary(site, page.url)
     assert game["game"] == "china" and game["players"] == 3
     assert game["options"] == {"board": "3-4", "fortifications": False}
-    assert game["clock"] == 30
+    clock = game["clock"]
+    assert (clock["initial"] if isinstance(clock, dict) else clock) == 90
     # Four players may choose the side; the choice made is the one sent.
     page.goto(site.base + "/?lang=en")
     page.locator("#f-players").select_option("4")

@@ -37,6 +37,9 @@ HERE = Path(__file__).parent
 RULES = HERE.parents[2] / "docs" / "rules"
 DATA = HERE.parents[2] / "docs" / "data"
 SVG_NS = "http://www.w3.org/2000/svg"
+SESSION_COOKIE = "tianxia_session"
+# The smallest time bank a server takes unless its operator says otherwise.
+DEFAULT_MIN_CLOCK = 60.0
 
 
 def _environment() -> Environment:
@@ -293,12 +296,34 @@ def page(request: Request, template: str, **context: Any) -> HTMLResponse:
         strings=data_block(js_strings(lang)),
         path=request.url.path,
         version=tianxia.__version__,
+        # The session cookie is HttpOnly: the page's scripts learn from this whether to
+        # ask who is signed in (a guest's page asks nothing).
+        session=bool(request.cookies.get(SESSION_COOKIE)),
         **context,
     )
     response = HTMLResponse(html)
     if request.query_params.get("lang") in accepted():
         response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
     return response
+
+
+def mail_sent(request: Request) -> bool:
+    """Whether this server sends mail (`tianxia serve --smtp`): without, the account pages
+    say so instead of promising a mail."""
+    return bool(getattr(request.app.state, "mail_enabled", False))
+
+
+def clock_bounds(request: Request) -> dict[str, float]:
+    """What a new game's clock may be, in seconds (vacation in days), for the form: the
+    server's stated minimum bank (`tianxia serve --min-clock`) and the largest values
+    `POST /api/games` takes."""
+    minimum = getattr(request.app.state, "min_clock", None)
+    return {
+        "minimum": float(minimum if minimum is not None else DEFAULT_MIN_CLOCK),
+        "maximum": 30 * 24 * 3600.0,
+        "max_increment": 7 * 24 * 3600.0,
+        "max_vacation": 30,
+    }
 
 
 def _title(request: Request, game: str) -> str:
@@ -322,6 +347,7 @@ def add_pages(app: FastAPI) -> None:
             strengths_json=data_block(
                 {s: gettext_for(lang)(STRENGTH_WORDS.get(s, s)) for s in STRENGTHS}
             ),
+            clock_json=data_block(clock_bounds(request)),
         )
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
@@ -391,6 +417,38 @@ def add_pages(app: FastAPI) -> None:
         counts, a line on it, its options in words, and per player count each option's
         default and the choices that count allows (indices into `choices`)."""
         return catalogue(language(request))
+
+    @app.get("/account", response_class=HTMLResponse, include_in_schema=False)
+    async def account(request: Request) -> HTMLResponse:
+        """Signing in, signing up, a forgotten password; the landing of a verified address."""
+        return page(
+            request,
+            "account.html",
+            mail=mail_sent(request),
+            verified=request.query_params.get("verified") == "1",
+            title=gettext_for(language(request))("Sign in"),
+        )
+
+    @app.get("/account/settings", response_class=HTMLResponse, include_in_schema=False)
+    async def account_settings(request: Request) -> HTMLResponse:
+        """The signed-in account's settings (the page asks `/api/me`; a guest is sent to
+        sign in)."""
+        return page(
+            request,
+            "settings.html",
+            mail=mail_sent(request),
+            title=gettext_for(language(request))("Account settings"),
+        )
+
+    @app.get("/account/reset", response_class=HTMLResponse, include_in_schema=False)
+    async def account_reset(request: Request) -> HTMLResponse:
+        """A new password, from the link of a reset mail (its token stays in the page)."""
+        return page(
+            request,
+            "reset.html",
+            token=request.query_params.get("token", "")[:200],
+            title=gettext_for(language(request))("A new password"),
+        )
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:

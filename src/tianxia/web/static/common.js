@@ -120,16 +120,109 @@ const Me = {
   },
 };
 
-async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-  };
-  const r = await fetch(path, init);
+// The signed-in account as `GET /api/me` tells it, asked once per page: null for a guest.
+// The session cookie is HttpOnly, so the page learns whether there may be one from the
+// server (`data-session` on the header's account link) and a guest's page asks nothing.
+const Account = {
+  asked: null,
+  csrf: "",
+  maybe() {
+    const link = document.getElementById("account-link");
+    return Boolean(link && link.dataset.session);
+  },
+  async me(fresh) {
+    if (!this.maybe()) return null;
+    if (!this.asked || fresh) {
+      this.asked = fetch("/api/me", { cache: "no-store" }).then(async (r) => {
+        if (!r.ok) return null;
+        const me = await r.json();
+        this.csrf = me.csrf || "";
+        return me;
+      }).catch(() => null);
+    }
+    return this.asked;
+  },
+  // After signing in or up: the reply carries the token; the header names the account.
+  signedIn(reply) {
+    this.csrf = reply.csrf || "";
+    const link = document.getElementById("account-link");
+    if (link) link.dataset.session = "1";
+    this.asked = null;
+  },
+  signedOut() {
+    this.csrf = "";
+    const link = document.getElementById("account-link");
+    if (link) delete link.dataset.session;
+    this.asked = Promise.resolve(null);
+  },
+};
+
+// Every request of a page that changes something goes through here: when a session may
+// exist it carries the session's token (`X-CSRF-Token`), which another site's forged
+// request cannot know, so the server takes it as the player's own.
+async function request(method, path, body) {
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (method !== "GET" && Account.maybe()) {
+    if (!Account.csrf) await Account.me();
+    if (Account.csrf) headers["x-csrf-token"] = Account.csrf;
+  }
+  return fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+// The server speaks English; the sentences it refuses an account's request with are
+// templates of the catalogues, their values read back from its text.
+const SERVER_SENTENCES = [
+  [/^the name or the password is wrong$/, () => t("the name or the password is wrong")],
+  [/^the server is checking many passwords just now: try again in a second$/, () => t("the server is checking many passwords just now: try again in a second")],
+  [/^not signed in$/, () => t("not signed in")],
+  [/^a name has 1 to (\d+) characters$/, (m) => t("a name has 1 to {n} characters", { n: m[1] })],
+  [/^a name has letters, digits, spaces, '-', '_' and '\.' only$/, () => t("a name has letters, digits, spaces, '-', '_' and '.' only")],
+  [/^a name has at least one letter or digit$/, () => t("a name has at least one letter or digit")],
+  [/^a name may not pose as a bot$/, () => t("a name may not pose as a bot")],
+  [/^a name may not pose as a guest or an empty seat$/, () => t("a name may not pose as a guest or an empty seat")],
+  [/^that is not an e-mail address$/, () => t("that is not an e-mail address")],
+  [/^a password has at least (\d+) characters$/, (m) => t("a password has at least {n} characters", { n: m[1] })],
+  [/^the name '(.+)' is taken$/, (m) => t("the name '{name}' is taken", { name: m[1] })],
+  [/^too many wrong passwords: try again in (\d+) s$/, (m) => t("too many wrong passwords: try again in {n} s", { n: m[1] })],
+  [/^this address has created (\d+) accounts in the last hour: try again in (\d+) s$/, (m) => t("this address has created {count} accounts in the last hour: try again in {n} s", { count: m[1], n: m[2] })],
+  [/^this address has asked for (\d+) password resets in the last hour: try again in (\d+) s$/, (m) => t("this address has asked for {count} password resets in the last hour: try again in {n} s", { count: m[1], n: m[2] })],
+  [/^the old password is wrong$/, () => t("the old password is wrong")],
+  [/^the password is wrong$/, () => t("the password is wrong")],
+  [/^give the account's name or its e-mail address$/, () => t("give the account's name or its e-mail address")],
+  [/^this link is used, or older than an hour: ask for a new one$/, () => t("this link is used, or older than an hour: ask for a new one")],
+  [/^no account is named '(.+)': nobody to invite$/, (m) => t("no account is named '{name}': nobody to invite", { name: m[1] })],
+  [/^seat (\d+) is kept for the player invited to it, signed in$/, (m) => t("seat {n} is kept for the player invited to it, signed in", { n: m[1] })],
+  [/^a page of another site may not do this$/, () => t("a page of another site may not do this")],
+];
+
+// One of those in the page's language, begun with a capital; another sentence as sent.
+function serverSentence(text) {
+  for (const [form, say] of SERVER_SENTENCES) {
+    const m = form.exec(text);
+    if (m) {
+      const said = say(m);
+      return said.charAt(0).toUpperCase() + said.slice(1);
+    }
+  }
+  return text;
+}
+
+// The server's refusal as one sentence, in the page's language where it has one.
+function refusalText(r, data) {
+  let why = data.detail;
+  if (why && typeof why === "object" && !Array.isArray(why)) why = why.reason || why.msg;
+  if (Array.isArray(why)) why = why.map((d) => d.msg).join("; ");
+  return typeof why === "string" && why ? serverSentence(why) : r.statusText;
+}
+
+async function api(path, body, method) {
+  const r = await request(method || (body === undefined ? "GET" : "POST"), path, body);
   const data = await r.json().catch(() => ({}));
   if (!r.ok) {
-    let why = data.detail;
-    if (Array.isArray(why)) why = why.map((d) => d.msg).join("; ");
-    throw new Error(why || r.statusText);
+    const e = new Error(refusalText(r, data));
+    e.status = r.status;
+    throw e;
   }
   return data;
 }
@@ -140,3 +233,33 @@ async function join(gameId, seat) {
   Me.keep(gameId, r.seat, r.secret);
   return r;
 }
+
+// The header names the signed-in account (a link to its settings), or offers to sign in
+// when the session has ended.
+async function nameInHeader() {
+  const link = document.getElementById("account-link");
+  if (!link || !Account.maybe()) return;
+  const me = await Account.me();
+  if (me) {
+    link.textContent = me.name;
+    link.href = "/account/settings";
+  } else {
+    link.textContent = t("Sign in");
+    link.href = "/account";
+    delete link.dataset.session;
+  }
+}
+
+// A sentence kept for the next page (after signing in, the lobby says how many seats
+// this browser's account took over), shown once at the top of the page.
+function tellNextPage(text) { sessionStorage.setItem("tianxia.notice", text); }
+function showToldNotice() {
+  const text = sessionStorage.getItem("tianxia.notice");
+  const main = document.getElementById("main");
+  if (!text || !main) return;
+  sessionStorage.removeItem("tianxia.notice");
+  main.prepend(el("p", { class: "notice", role: "status", id: "notice", text }));
+}
+
+nameInHeader();
+showToldNotice();

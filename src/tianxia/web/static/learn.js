@@ -32,9 +32,7 @@ function drawProgress() {
 }
 
 async function ask(played, move) {
-  const r = await fetch(`/api/learn/${gameName}/${current.id}?lang=${window.LANG}`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ played, move }),
-  });
+  const r = await request("POST", `/api/learn/${gameName}/${current.id}?lang=${window.LANG}`, { played, move });
   const data = await r.json().catch(() => ({}));
   if (!r.ok) {
     const why = data.detail && (data.detail.reason || data.detail);

@@ -8,6 +8,11 @@ const fOptions = document.getElementById("f-options");
 const fSeats = document.getElementById("f-seats");
 const fName = document.getElementById("f-name");
 const fClock = document.getElementById("f-clock");
+const fClockUnit = document.getElementById("f-clock-unit");
+const fIncrement = document.getElementById("f-increment");
+const fIncrementUnit = document.getElementById("f-increment-unit");
+const fPolicy = document.getElementById("f-policy");
+const fVacation = document.getElementById("f-vacation");
 fName.value = Me.name();
 fName.addEventListener("change", () => {
   const before = Me.name();
@@ -20,6 +25,8 @@ fName.addEventListener("change", () => {
 // Each title's counts and options, and the bots' strengths in words, as the server sent them.
 const GAMES = pageData("games-data", []);
 const STRENGTHS = pageData("strengths-data", {});
+// The server's bounds of a clock, in seconds: its stated minimum bank, and the largest.
+const CLOCK = pageData("clock-data", { minimum: 60, maximum: 30 * 86400, max_increment: 7 * 86400, max_vacation: 30 });
 
 function info(name) { return GAMES.find((g) => g.name === name); }
 
@@ -92,13 +99,19 @@ function fillSeats() {
 }
 
 // Every seat played at this device asks for its own name: the hand-over screen, the
-// board and the log name the person whose turn it is.
+// board and the log name the person whose turn it is. A seat kept for an invited player
+// asks for that player's account name.
 function showNames() {
   const mine = [...fSeats.querySelectorAll(".seat-row")].filter((row) => row.querySelector("select").value === "me");
   for (const row of fSeats.querySelectorAll(".seat-row")) {
     const input = row.querySelector("input");
-    input.hidden = !mine.includes(row);
-    input.required = mine.length > 1 && mine.includes(row);
+    const invite = row.querySelector("select").value === "invite";
+    const label = "P" + (Number(input.dataset.name) + 1);
+    input.hidden = !mine.includes(row) && !invite;
+    input.required = invite || (mine.length > 1 && mine.includes(row));
+    input.placeholder = invite ? t("Their account name") : t("Name");
+    input.setAttribute("aria-label", invite ? t("Account name of the player invited to {seat}", { seat: label }) : t("Name of {seat}", { seat: label }));
+    input.autocomplete = invite ? "off" : input.dataset.name === "0" ? "nickname" : "off";
   }
 }
 
@@ -108,11 +121,76 @@ async function joinAs(gameId, seat, name) {
 }
 
 async function create(game, players, options, plan, names, clock) {
-  const seats = plan.map((p) => (p === "me" ? "open" : p));
-  const g = await api("/api/games", { game, players, options, seats, clock });
+  const seats = plan.map((p, s) => (p === "me" ? "open" : p === "invite" ? "invite:" + names[s] : p));
+  const g = await api("/api/games", { game, players, options, seats, ...(clock || {}) });
   // Seats marked "me" are taken by this browser: several of them make a hotseat game.
   for (let s = 0; s < plan.length; s++) if (plan[s] === "me") await joinAs(g.id, s, names[s]);
   location.href = `/games/${g.id}`;
+}
+
+// --- the clock -----------------------------------------------------------------------------
+// A span of seconds in words of the page's language ("90 minutes", "1.5 hours", "3 days").
+function duration(seconds) {
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+  const [unit, size] = units.find(([, size]) => seconds >= size && (seconds % size === 0 || size === 1 || seconds >= 2 * size)) || units[3];
+  const fmt = new Intl.NumberFormat(window.LANG || "en", { style: "unit", unit, unitDisplay: "long", maximumFractionDigits: 1 });
+  return fmt.format(seconds / size);
+}
+
+// The clock the form asks for, in the fields of `POST /api/games` (seconds exactly: half
+// a minute is thirty seconds), undefined for none, or a sentence saying what is wrong.
+function clockChosen() {
+  if (fClock.value.trim() === "") return undefined;
+  const bank = Number(fClock.value) * Number(fClockUnit.value);
+  const increment = fIncrement.value.trim() === "" ? 0 : Number(fIncrement.value) * Number(fIncrementUnit.value);
+  const vacation = fVacation.value.trim() === "" ? 0 : Number(fVacation.value);
+  if (!Number.isFinite(bank) || bank < CLOCK.minimum || bank > CLOCK.maximum) {
+    return t("A time bank is at least {least} and at most {most}.", { least: duration(CLOCK.minimum), most: duration(CLOCK.maximum) });
+  }
+  if (!Number.isFinite(increment) || increment < 0 || increment > CLOCK.max_increment) {
+    return t("The time added per move is at most {most}.", { most: duration(CLOCK.max_increment) });
+  }
+  if (!Number.isInteger(vacation) || vacation < 0 || vacation > CLOCK.max_vacation) {
+    return t("Vacation is a whole number of days, 0 to {most}.", { most: CLOCK.max_vacation });
+  }
+  // Rounded to the millisecond, so 0.1 minutes is 6 seconds, not 6.000000000000001.
+  const clock = { clock: Math.round(bank * 1000) / 1000 };
+  // The defaults are left out, so a server without them still takes the clock.
+  if (increment > 0) clock.increment = Math.round(increment * 1000) / 1000;
+  if (fPolicy.value !== "bot") clock.clock_policy = fPolicy.value;
+  if (vacation > 0) clock.vacation = vacation;
+  return clock;
+}
+
+// The least bank in the chosen unit, as the field's own minimum and in its hint.
+function showClockBounds() {
+  const unit = Number(fClockUnit.value);
+  fClock.min = String(Math.ceil((CLOCK.minimum / unit) * 1000) / 1000);
+  fClock.max = String(CLOCK.maximum / unit);
+  document.getElementById("f-clock-help").textContent = t("for the whole game, at least {least}; empty for no clock", { least: duration(CLOCK.minimum) });
+  const none = fClock.value.trim() === "";
+  for (const field of [fIncrement, fIncrementUnit, fPolicy, fVacation]) field.disabled = none;
+  // The browser's own check of the form says what is wrong in the page's words.
+  const wrong = clockChosen();
+  fClock.setCustomValidity(typeof wrong === "string" ? wrong : "");
+}
+for (const field of [fClock, fIncrement, fVacation]) field.addEventListener("input", showClockBounds);
+for (const field of [fClockUnit, fIncrementUnit, fPolicy]) field.addEventListener("change", showClockBounds);
+showClockBounds();
+
+// A game's clock in words for the lists: "3 days + 1 hour per move; a bot plays when a
+// time bank runs out".
+const POLICY_WORDS = {
+  bot: () => t("a bot plays when time runs out"),
+  skip: () => t("turns are skipped when time runs out"),
+  lose: () => t("a player whose time runs out loses"),
+};
+function clockWords(c) {
+  if (!c) return "";
+  if (typeof c === "number") return duration(c);
+  const bank = c.increment ? t("{initial} + {increment} per move", { initial: duration(c.initial), increment: duration(c.increment) }) : duration(c.initial);
+  const policy = POLICY_WORDS[c.policy];
+  return policy ? `${bank}; ${policy()}` : bank;
 }
 
 fGame.addEventListener("change", fillPlayers);
@@ -134,13 +212,20 @@ form.addEventListener("submit", async (ev) => {
     error.textContent = t("Each seat played at this device needs a name of its own.");
     return;
   }
+  if (plan.some((p, s) => p === "invite" && !rows[s].querySelector("input").value.trim())) {
+    error.textContent = t("Give the account name of each player you invite.");
+    return;
+  }
+  const clock = clockChosen();
+  if (typeof clock === "string") {
+    error.textContent = clock;
+    return;
+  }
   if (plan[0] === "me" && rows[0].querySelector("input").value.trim()) Me.setName(names[0]);
-  // The form's minutes, exactly: half a minute is thirty seconds.
-  const minutes = fClock.value === "" ? 0 : Number(fClock.value);
   const button = form.querySelector("button.create");
   button.disabled = true;
   try {
-    await create(fGame.value, Number(fPlayers.value), options, plan, names, minutes > 0 ? Math.round(minutes * 60) : undefined);
+    await create(fGame.value, Number(fPlayers.value), options, plan, names, clock);
   } catch (e) {
     error.textContent = e.message;
     button.disabled = false;
@@ -238,15 +323,24 @@ function seatText(s) {
   return s.present ? t("{name} (connected)", { name: s.name }) : s.name;
 }
 
+// How long a seat has waited for its player, in words ("3 hours").
+function waited(since) {
+  return duration(Math.max(60, Math.round(Date.now() / 1000 + skew - since)));
+}
+
 function gameItem(g) {
-  const mine = Object.keys(Me.seats(g.id));
+  const mine = g.account ? [g.seat] : Object.keys(Me.seats(g.id));
   const title = (info(g.game) || g).title;
   const li = el("li", { "data-game": g.id, "data-status": g.status });
   li.append(el("a", { class: "game-link", href: `/games/${g.id}`, text: title }), " ");
   li.append(el("span", { class: "seats-text", text: g.seats.map(seatText).join(", ") }), " ");
   li.append(el("span", { class: "tag", text: t(g.status) }));
-  if (g.your_turn) li.append(" ", el("strong", { class: "tag turn", text: t("your turn") }));
-  const stamp = g.status === "open" ? g.created : g.updated ?? g.created;
+  if (g.your_turn) {
+    const turn = g.since ? t("your turn for {time}", { time: waited(g.since) }) : t("your turn");
+    li.append(" ", el("strong", { class: "tag turn", text: turn }));
+  }
+  if (g.clock) li.append(" ", el("span", { class: "clock-words", text: clockWords(g.clock) }));
+  const stamp = g.status === "open" ? g.created ?? g.updated : g.updated ?? g.created;
   if (stamp) li.append(" ", when(g.status, stamp));
   if (g.status === "finished") li.append(" ", el("a", { class: "action", href: `/games/${g.id}/replay`, text: t("Replay") }));
   else if (!mine.length) li.append(" ", el("a", { class: "action", href: `/games/${g.id}`, text: g.status === "open" ? t("Play") : t("Watch") }));
@@ -261,8 +355,89 @@ async function listed(path) {
   return r.json();
 }
 
+// A seat of `GET /api/me`'s games as the lists show seats: a bot's name ("bot (easy)",
+// "easy bot A") named in the page's language, an open seat as open.
+function namedSeat(name) {
+  if (!name) return { kind: "open" };
+  const bot = /^bot \((\w+)\)$/.exec(name) || /^(\w+) bot [A-Z]$/.exec(name);
+  return bot ? { kind: "bot", strength: bot[1], name } : { kind: "human", name };
+}
+
+// One of the account's games (`GET /api/me`) in the shape of the lobby's summaries.
+function accountGame(g) {
+  return {
+    id: g.game, game: g.title, seat: g.seat, account: true, status: g.status,
+    your_turn: g.your_turn, since: g.since, updated: g.updated, created: g.updated,
+    seats: (g.names || []).map(namedSeat),
+  };
+}
+
+// The games of this person: the account's from every device when signed in (in the
+// server's order: your turn first, the longest waiting first, then running, open and
+// finished), else the seats this browser holds.
+async function myGames() {
+  const me = await Account.me(true);
+  if (me) return { me, mine: (me.games || []).map(accountGame) };
+  const mine = await listed(`/api/games?player=${Me.player()}`);
+  // Mine: where it is my turn first, then the games going on, then the finished ones.
+  const rank = (g) => (g.your_turn ? 0 : g.status === "running" ? 1 : g.status === "open" ? 2 : 3);
+  mine.sort((a, b) => rank(a) - rank(b) || (b.updated ?? 0) - (a.updated ?? 0));
+  return { me: null, mine };
+}
+
+// Invitations by name: the seat kept for this account, who invited, and Accept (which
+// takes the seat and opens the table).
+function invitationItem(inv) {
+  const title = (info(inv.title) || { title: inv.title }).title;
+  const li = el("li", { "data-game": inv.game, "data-seat": inv.seat });
+  li.append(el("a", { class: "game-link", href: `/games/${inv.game}`, text: title }), " ");
+  li.append(el("span", { class: "invited-by", text: inv.by ? t("{name} invites you to seat {seat}", { name: inv.by, seat: "P" + (inv.seat + 1) }) : t("Seat {seat} is kept for you", { seat: "P" + (inv.seat + 1) }) }), " ");
+  const error = el("span", { class: "error", role: "alert" });
+  const accept = el("button", { type: "button", class: "accept", text: t("Accept") });
+  accept.addEventListener("click", async () => {
+    accept.disabled = true;
+    try {
+      await join(inv.game, inv.seat);
+      location.href = `/games/${inv.game}`;
+    } catch (e) {
+      error.textContent = e.message;
+      accept.disabled = false;
+    }
+  });
+  li.append(accept, " ", error);
+  return li;
+}
+
+function showInvitations(me) {
+  const box = document.getElementById("invitations-box");
+  const list = (me && me.invitations) || [];
+  box.hidden = !list.length;
+  const ul = document.getElementById("invitations");
+  const key = JSON.stringify(list.map((i) => [i.game, i.seat, i.by]));
+  if (ul.dataset.key === key) return;
+  ul.dataset.key = key;
+  ul.replaceChildren(...list.map(invitationItem));
+}
+
+// "Next game": the game that has waited longest for this person (the first of the
+// list whose turn it is: the server puts the longest waiting first).
+let nextGame = null;
+function showNextGame(mine) {
+  const waiting = mine.filter((g) => g.your_turn);
+  if (waiting.some((g) => g.since)) waiting.sort((a, b) => (a.since ?? Infinity) - (b.since ?? Infinity));
+  nextGame = waiting.length ? waiting[0].id : null;
+  document.getElementById("next-game").hidden = !nextGame;
+  document.getElementById("next-game-help").hidden = !nextGame;
+}
+document.getElementById("next-game").addEventListener("click", () => {
+  if (nextGame) location.href = `/games/${nextGame}`;
+});
+
 async function refresh() {
-  const [all, mine] = await Promise.all([listed("/api/games"), listed(`/api/games?player=${Me.player()}`)]);
+  const [all, { me, mine }] = await Promise.all([listed("/api/games"), myGames()]);
+  document.getElementById("mine-guest").hidden = Boolean(me);
+  showInvitations(me);
+  showNextGame(mine);
   const now = Date.now() / 1000 + skew;
   const recent = (g) => now - (g.updated ?? g.created);
   const lists = { open: [], running: [], finished: [] };
@@ -272,14 +447,11 @@ async function refresh() {
     (lists[g.status] || []).push(g);
   }
   lists.finished.sort((a, b) => (b.updated ?? 0) - (a.updated ?? 0));
-  // Mine: where it is my turn first, then the games going on, then the finished ones.
-  const rank = (g) => (g.your_turn ? 0 : g.status === "running" ? 1 : g.status === "open" ? 2 : 3);
-  mine.sort((a, b) => rank(a) - rank(b) || (b.updated ?? 0) - (a.updated ?? 0));
   const fill = (id, games) => {
     const ul = document.getElementById(id);
     // Drawn again only when something in it changed: a refresh must not take away the
     // focus (and with it a date's exact time) from someone reading the list.
-    const key = JSON.stringify([shown.has(id), games.map((g) => [g.id, g.status, g.updated, g.your_turn, g.seats.map(seatText)])]);
+    const key = JSON.stringify([shown.has(id), games.map((g) => [g.id, g.status, g.updated, g.your_turn && g.since ? waited(g.since) : g.your_turn, g.seats.map(seatText), clockWords(g.clock)])]);
     if (ul.dataset.key === key) return;
     ul.dataset.key = key;
     if (!games.length) {
