@@ -85,7 +85,7 @@ def test_clock_times_read_right_for_short_and_long_clocks(site: Server, page: Pa
     )
     assert got == ["0:45", "12:30", "3:05:00", "2 d 4 h"]
     words = page.evaluate("() => [30, 300, 5400, 3 * 86400].map(spanWords)")
-    assert words == ["30 s", "5 min", "1 h 30 min", "3 d"]
+    assert words == ["30 seconds", "5 minutes", "1 hour 30 minutes", "3 days"]
     # Urgent under 30 seconds, or under a tenth of the initial time.
     urgent = page.evaluate(
         """() => [
@@ -119,7 +119,7 @@ def test_the_running_clock_counts_down_and_the_policy_is_said(site: Server, page
     assert "urgent" not in (mine.get_attribute("class") or "")
     policy = page.locator("#clock-policy")
     expect(policy).to_be_visible()
-    expect(policy).to_contain_text("Clock: 10 min")
+    expect(policy).to_contain_text("Clock: 10 minutes")
     expect(policy).to_contain_text("a bot plays for")
 
 
@@ -165,8 +165,8 @@ def test_a_stand_in_is_shown_on_the_panel_and_in_the_log_and_the_player_told(
     expect(panel.locator(".seat-clock")).to_have_class(re.compile(r"\burgent\b"))
     expect(page.locator("#players li.seat1 .seat-clock")).to_have_text("8:32")
     policy = page.locator("#clock-policy")
-    expect(policy).to_contain_text("Clock: 10 min per player, plus 30 s per move.")
-    expect(policy).to_contain_text("Then 1 d of vacation per player.")
+    expect(policy).to_contain_text("Clock: 10 minutes per player, plus 30 seconds per move.")
+    expect(policy).to_contain_text("Then 1 day of vacation per player.")
     expect(policy).to_contain_text("a bot plays for them until they return")
     away.get_by_role("button", name="Dismiss").click()
     expect(away).to_be_hidden()

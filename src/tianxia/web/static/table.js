@@ -41,7 +41,9 @@ function newId() {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function connect(key, secret) {
+// `byAccount`: a seat of the signed-in account, which the socket's session cookie names
+// (no secret on this device: the seat was taken on another).
+function connect(key, secret, byAccount) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const c = { key, secret, ws: null, view: null, seq: 0, tries: 0, queue: [], shownAt: 0, timer: null, busy: null };
   conns.set(key, c);
@@ -50,7 +52,7 @@ function connect(key, secret) {
     c.ws.onopen = () => {
       c.tries = 0;
       const hello = { type: "hello", last_seq: c.seq, board: true, lang: window.LANG || document.documentElement.lang, player: Me.player() };
-      if (secret) hello.secret = secret; else hello.spectator = true;
+      if (secret) hello.secret = secret; else if (byAccount) hello.seat = key; else hello.spectator = true;
       c.ws.send(JSON.stringify(hello));
     };
     c.ws.onmessage = (ev) => receive(c, JSON.parse(ev.data));
@@ -682,15 +684,15 @@ function clockText(seconds) {
   return t("{d} d {h} h", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
 }
 
-// A length of time in words, for the clock's rules ("5 min", "1 h 30 min", "3 d").
+// A length of time in words, for the clock's rules ("5 minutes", "1 hour 30 minutes").
 function spanWords(seconds) {
   const s = Math.max(0, Math.round(seconds));
   const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
   const parts = [];
-  if (d) parts.push(t("{n} d", { n: d }));
-  if (h) parts.push(t("{n} h", { n: h }));
-  if (m) parts.push(t("{n} min", { n: m }));
-  if (r || !parts.length) parts.push(t("{n} s", { n: r }));
+  if (d) parts.push(tn("{n} day", "{n} days", d, { n: d }));
+  if (h) parts.push(tn("{n} hour", "{n} hours", h, { n: h }));
+  if (m) parts.push(tn("{n} minute", "{n} minutes", m, { n: m }));
+  if (r || !parts.length) parts.push(tn("{n} second", "{n} seconds", r, { n: r }));
   return parts.join(" ");
 }
 
@@ -1081,7 +1083,13 @@ function start() {
   const seats = held();
   if (fromLink && !Object.values(seats).includes(fromLink)) connect("link", fromLink);
   for (const [seat, secret] of Object.entries(seats)) connect(Number(seat), secret);
-  if (!conns.size) connect("spectator", null);
+  if (conns.size) return;
+  // The signed-in account's seats at this table, taken on any device.
+  Account.me().then((me) => {
+    if (conns.size) return;
+    for (const g of (me && me.games) || []) if (g.game === gameId) connect(g.seat, null, true);
+    if (!conns.size) connect("spectator", null);
+  });
 }
 
 start();
