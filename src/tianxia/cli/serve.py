@@ -78,6 +78,13 @@ def serve(
         "only for games where a person waits (0: two threads of the server itself, "
         "where a long search slows every request; 1 counts as 2).",
     ),
+    min_clock: float = typer.Option(
+        60.0,
+        min=0.01,
+        help="Seconds: the smallest clock (each seat's initial bank) a game may be created "
+        "with; shorter ones are refused (422). Below a minute a stand-in plays before a "
+        "person could answer; tests shorten it.",
+    ),
     max_connections: int = typer.Option(
         2048,
         min=1,
@@ -186,6 +193,7 @@ def serve(
         # Young objects collected rarely (`YOUNG_GC` says why).
         gc.set_threshold(YOUNG_GC, *gc.get_threshold()[1:])
         for s in server.servers:
+        min_clock=min_clock,
             for sock in s.sockets:
                 h, p = sock.getsockname()[:2]
                 typer.echo(f"Tianxia is serving on http://{h}:{p}/ (database {shown})", err=False)

@@ -19,7 +19,7 @@ import uuid
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import parse_qsl
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
@@ -41,6 +41,7 @@ from tianxia.server.accounts import (
     queue_invitations,
     session_of,
 )
+from tianxia.server.clocks import DAY, MAX_INCREMENT, MAX_VACATION_DAYS
 from tianxia.server.limits import (
     BodyLimit,
     Limits,
@@ -96,7 +97,13 @@ class NewGame(BaseModel):
     seats: list[Annotated[str, Field(max_length=48)]] | None = None
     clock: Annotated[float, Field(gt=0, le=30 * 24 * 3600)] | None = None
 
+    # The clock (docs/server.md, Clocks): each seat's bank in seconds (at least the
+    # server's `--min-clock`), what each of its turns adds, what happens when bank and
+    # vacation are spent, and the vacation in days.
 
+    increment: Annotated[float, Field(ge=0, le=MAX_INCREMENT)] = 0.0
+    clock_policy: Literal["bot", "skip", "lose"] = "bot"
+    vacation: Annotated[float, Field(ge=0, le=MAX_VACATION_DAYS)] = 0.0
 class Join(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: Annotated[int, Field(ge=0, le=16)]
@@ -156,6 +163,24 @@ def lobby_key(query: bytes) -> tuple[str | None, str | None, int, int] | None:
 
 def _seat_plan(text: str) -> tuple[str, str | None]:
     t = text.strip().lower()
+def _clock_checked(body: NewGame, minimum: float) -> None:
+    """A clock shorter than the server's stated minimum, or a clock's parts without
+    one, is refused with a sentence (422)."""
+    if body.clock is None:
+        given = {"increment", "clock_policy", "vacation"} & body.model_fields_set
+        if given:
+            raise HTTPException(
+                422, f"{', '.join(sorted(given))} belong to a clock: give `clock` too"
+            )
+        return
+    if body.clock < minimum:
+        raise HTTPException(
+            422,
+            f"a clock gives each seat at least {minimum:g} seconds on this server, "
+            f"not {body.clock:g}",
+        )
+
+
     if t == "open" or t.startswith("invite:"):
         return ("open", None)
     strength = t.removeprefix("bot:")
@@ -200,6 +225,7 @@ def create_app(
         app.state.hub = hub
         if hooks is not None and hooks.grace is not None:
             hub.grace = hooks.grace
+            min_clock=limits.min_clock,
         # Games that move by themselves (a bot, a clock) resume after a restart; the
         # others are loaded when someone asks for them.
         for game_id in store.to_resume():
@@ -313,6 +339,7 @@ def create_app(
                 429,
                 per_minute_sentence(limits.games_per_minute, wait, cost),
                 headers={"Retry-After": str(math.ceil(wait))},
+        _clock_checked(body, hub.min_clock)
             )
         try:
             game, plans = _built(body, plans, hub)
@@ -342,6 +369,9 @@ def create_app(
                 f"this address holds games worth {e.used} not yet finished, and may hold "
                 f"{e.limit} at once (this one costs {e.cost}; a bot seat costs 1 more, a "
                 f"game of bots alone twice): finish or resign some first",
+            increment=body.increment,
+            clock_policy=body.clock_policy,
+            vacation=body.vacation * DAY,
                 headers={"Retry-After": "60"},
             ) from None
         except BaseException:
@@ -590,6 +620,9 @@ def create_app(
     def _finished(live: LiveGame) -> None:
         if live.status != "finished":
             raise HTTPException(409, "replays and logs are open once the game is over")
+                        increment=live.row["increment"] or 0.0,
+                        clock_policy=live.row["clock_policy"] or "bot",
+                        vacation=(live.row["vacation"] or 0.0) / DAY,
 
     @app.get("/api/games/{game_id}/log")
     async def game_log(game_id: str, hub: HubDep) -> dict[str, Any]:

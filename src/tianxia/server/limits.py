@@ -46,6 +46,9 @@ class Limits:
     # Processes thinking for bots, one of them kept for games where a person waits
     # (`tianxia.server.bots`); 0: two threads of the server's own process instead.
     bot_processes: int = 2
+    # Seconds: the smallest clock a game may have (below it a stand-in would play before
+    # a person could answer).
+    min_clock: float = 60.0
 
 
 def origin_allowed(headers: Mapping[str, str], allowed: Sequence[str]) -> bool:

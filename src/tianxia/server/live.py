@@ -36,9 +36,19 @@ from tianxia.core.registry import game_class
 from tianxia.play.table import NotYourTurn, RandomBot, SeatPlan, Table, make_bot
 from tianxia.server import protocol as P
 from tianxia.server.bots import BOTS_ONLY, PERSON, BotScheduler, think
+from tianxia.server.clocks import (
+    MIN_CLOCK,
+    Clock,
+    is_stand_in,
+    left,
+    queue_timeout_mail,
+    spend,
+    stand_in_id,
+)
 from tianxia.server.lobby import SECONDS as LOBBY_SECONDS
 from tianxia.server.lobby import LobbyPages
-from tianxia.server.storage import Conflict, Row, Store
+from tianxia.server.ratings import ranking
+from tianxia.server.storage import SEAT_CLOCKS, Conflict, Row, Store
 
 if TYPE_CHECKING:
     from tianxia.server.testhooks import Hooks
@@ -82,6 +92,8 @@ BOT_RETRY_MAX = 30.0
 # Answers to action ids remembered per seat (a page resends its last few at most).
 REPLIES = 64
 
+# The explanation of a pass made for a seat whose turn was skipped.
+SKIPPED = "The seat's time ran out: its turn was passed."
 
 async def _nothing() -> None:
     return None
@@ -227,8 +239,17 @@ class LiveGame:
         self.rating_changes: list[dict[str, Any]] | None = _changes_of(row)
         self.bot_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
-        # When the seat now to move was given the move (wall clock, for the move clock).
-        self.turn_started = time.time()
+        # The game's time banks (None: no clock), and the (seq, seat) whose clock the
+        # clock task waits on: asked again for the same turn, it is left running.
+        self.clock = Clock.of(row)
+        self.clock_for: tuple[int, int] | None = None
+        # Who made each decision of a person's seat: seq -> (seat, by a stand-in), from
+        # the log's client ids (a stand-in's are `stand-in:<seq>`).
+        self.marks: dict[int, tuple[int, bool]] = {}
+        # Seats whose turn a stand-in plays once, their time having run out under the
+        # `skip` policy; and, per seat, what a person who returns is told once (`away`).
+        self.skipping: set[int] = set()
+        self.away: dict[int, dict[str, Any]] = {}
         # Set when the hub let the game leave memory (`Hub.trim`); `used` is when it was
         # last asked for (monotonic), to leave the least recently used first.
         self.evicted = False
@@ -272,6 +293,8 @@ class LiveGame:
                 # choose_outcome draws once per chance outcome: the stream stays in step.
                 match.rng.random()
             # Every stored state, not only the last: a rule changed without a new rules
+            elif r.seat is not None and r.client_id is not None:
+                live.marks[r.seq] = (r.seat, is_stand_in(r.client_id))
             # version shows at the first seq it touched.
             if state_hash(match.state) != r.state_hash:
                 raise Unloadable(
@@ -286,6 +309,17 @@ class LiveGame:
                     TAKEOVER_STRENGTH, live.game, s["seat"], s["seat"]
                 )
         # The table resolves chance at once (the opening deal): write what it drew, in
+            elif (
+                s["stand_in_since"] is not None
+                and live.clock is not None
+                and live.clock.policy == "bot"
+            ):
+                # Ran out of time before the restart and not back since: the stand-in
+                # plays on, as it did.
+                live.table.bots[s["seat"]] = make_bot(
+                    TAKEOVER_STRENGTH, live.game, s["seat"], match.seq
+                )
+                live.takeover.add(s["seat"])
         # the group commit with the moves being written (under a flood of new games, a
         # commit of its own for each kept the players' moves waiting behind them).
         if match.seq > start:
@@ -383,7 +417,7 @@ class LiveGame:
             "status": self.status,
             "seq": self.table.seq,
             "to_move": p if p >= 0 else None,
-            "clock": self.row["clock"],
+            "clock": None if self.clock is None else self.clock.public(),
             "created": self.row["created"],
             "seats": self.seat_list(),
             "scores": state.scores_for(None),
@@ -434,7 +468,17 @@ class LiveGame:
                 for e in events
             ]
         msg = {**shared, "since": since, "events": events}
+        if self.marks:
+            marks = self.marks
+            events = [
+                {**e, "stand_in": True} if marks.get(e["seq"], (0, False))[1] else e for e in events
+            ]
         if svg is not None:
+        if self.clock is not None:
+            msg["clock"] = self.clock_view(time.time())
+        if seat is not None and conn.bound and seat in self.away:
+            # Told once: the first view after the person came back from a stand-in.
+            msg["away"] = self.away.pop(seat)
             # A browser: each move in words, and the board whole or as a patch.
             from tianxia.web.tableview import board_for, with_words
 
@@ -486,10 +530,6 @@ class LiveGame:
         }
         if lang != "en":
             _in_words_of(msg, lang, self.game.NAME)
-        to_move = t.to_move()
-        if self.row["clock"] and running and to_move >= 0 and to_move not in t.bots:
-            clock = float(self.row["clock"])
-            msg["clock"] = {"seconds": clock, "deadline": self.turn_started + clock}
         svg = None
         if board:
             # A browser: the board, moves in words, the players' panels, the end.
@@ -693,6 +733,11 @@ class LiveGame:
         t.play(action, seat)
         # A failed write puts the chance stream back as it was, if chance drew.
         rng = t.chance_before
+        # A stand-in's move for a person's seat is marked in the log by its client id.
+        stand_in = seat in self.takeover or seat in self.skipping
+        if stand_in:
+            client_id = stand_in_id(start + 1)
+        own = client_id is not None and not stand_in
         rows = self.rows_since(start, client_id, seat)
         status = "finished" if t.state.is_terminal() else None
         values = self.public()
@@ -701,10 +746,17 @@ class LiveGame:
         st = self.hub.storage
         hooks = self.hub.hooks
         if hooks is not None and hooks.ack_before_commit:
+        now = time.time()
+        clocks = self._charged(seat, own, now)
+        if self.clock is not None:
+            values["turn_since"] = now
+            if clocks:
+                values[SEAT_CLOCKS] = clocks
             self._write_later(rows, values)
             return rows[0]
         try:
             await st.append(self.id, rows, values)
+            self._moved(start + 1, seat, own, stand_in, now, clocks)
         except Conflict:
             while m.seq > start:
                 m.undo()
@@ -717,7 +769,7 @@ class LiveGame:
             if rng is not None:
                 m.rng.setstate(rng)
             raise
-        self.turn_started = time.time()
+        self._moved(start + 1, seat, own, stand_in, now, clocks)
         if status == "finished":
             self.hub.lobby.changed()
             try:
@@ -731,6 +783,45 @@ class LiveGame:
     def _write_later(self, rows: list[Row], values: dict[str, Any]) -> None:
         """The broken promise of a test hook: answer now, write a moment later."""
 
+    def _charged(self, seat: int, own: bool, now: float) -> dict[int, dict[str, Any]]:
+        """The mover's clock after its own decision (the table has applied it): the
+        time since it got the move spent, bank first, then vacation, and `increment`
+        added when the decision ends its turn (every turn, the first too); empty for
+        anyone else's move, whose clock does not run."""
+        clock = self.clock
+        if clock is None or not own:
+            return {}
+        s = self.seats[seat]
+        since = self.row.get("turn_since")
+        bank, vacation = spend(
+            clock.bank_of(s), clock.vacation_of(s), 0.0 if since is None else now - float(since)
+        )
+        if self.table.to_move() != seat:
+            bank += clock.increment
+        return {seat: {"bank": bank, "vacation_left": vacation, "stand_in_since": None}}
+
+    def _moved(
+        self,
+        seq: int,
+        seat: int,
+        own: bool,
+        stand_in: bool,
+        now: float,
+        clocks: dict[int, dict[str, Any]],
+    ) -> None:
+        """The memory after a decision is written: who made it, the clocks, the end of
+        a skipped turn."""
+        if own or stand_in:
+            self.marks[seq] = (seat, stand_in)
+        if self.clock is not None:
+            self.row["turn_since"] = now
+            for who, values in clocks.items():
+                self.seats[who].update(values)
+        if seat in self.skipping and self.table.to_move() != seat:
+            # The skipped turn is over: the seat's clock runs again at its next one.
+            self.skipping.discard(seat)
+            self.table.bots.pop(seat, None)
+
         async def later() -> None:
             await asyncio.sleep(0.05)
             await self.hub.storage.append(self.id, rows, values)
@@ -740,34 +831,23 @@ class LiveGame:
         task.add_done_callback(self.hub.background.discard)
 
     async def _rate(self) -> None:
-        """Ratings for people across games: each seat ranked by its return; bots are
-        rated too, one identity per strength (`bot:<strength>`, which may hold several
-        seats of one game); a resigned seat counts as last."""
-        returns = self.table.state.returns()
-        ranked: list[tuple[str, str | None, float]] = []
-        for s in self.seats:
-            r = -2.0 if s["resigned"] else returns[s["seat"]]
-            if s["kind"] == "bot":
-                ranked.append((f"bot:{s['strength']}", f"bot ({s['strength']})", r))
-            elif s["player"]:
-                ranked.append((s["player"], s["name"], r))
-        people = [s["player"] for s in self.seats if s["kind"] != "bot" and s["player"]]
-        if any(p.startswith("bot:") for p in people):
-            return  # a person posing as a bot's identity: not rated
-        if len(set(people)) != len(people) or len({p for p, _, _ in ranked}) < 2:
-            return  # one person in two seats (hotseat), or nobody to compare: unrated
+        """Ratings of accounts and bots across games (`tianxia.server.ratings.ranking`):
+        each seat ranked by its return, a seat given up last; bots one identity per
+        strength (`bot:<strength>`, which may hold several seats of one game)."""
         st = self.hub.storage
         try:
-            changes = await st.run(st.store.rate, self.row["game"], ranked)
+            changes = await st.run(st.store.rate, self.row["game"], rated.ranked, rated.fixed)
         except ImportError:
+        ids = [str(s["account_id"]) for s in self.seats if s.get("account_id")]
+        names = await st.run(st.store.account_names, ids) if ids else {}
+        rated = ranking(self.seats, self.table.state.returns(), self.marks, names)
+        if rated is None:
+            return
             log.warning("openskill is not installed: game %s is not rated", self.id)
             return
-        identities = [
-            f"bot:{s['strength']}" if s["kind"] == "bot" else s["player"] for s in self.seats
-        ]
         rating_changes = [
             {"seat": seat, "before": changes[who][0], "after": changes[who][1]}
-            for seat, who in enumerate(identities)
+            for seat, (who, _, _) in enumerate(rated.ranked)
             if who in changes
         ]
         await st.run(st.store.mark_rated, self.id, rating_changes)
@@ -803,6 +883,7 @@ class LiveGame:
         for c in self.conns:
             c.sent_seq = min(c.sent_seq, t.seq)
         try:
+        self.marks.pop(seq, None)
             await st.run(st.store.set_values, self.id, self.public())
         except Exception as e:
             # The undo is written; only the lobby's summary lags until the next move.
@@ -836,10 +917,180 @@ class LiveGame:
         if to_move in self.table.bots:
             if self.bot_task is None or self.bot_task.done():
                 self.bot_task = asyncio.create_task(self._bots())
-        elif self.row["clock"] and to_move >= 0:
-            if self.clock_task is not None:
+        else:
+            self._wind()
+
+    # --- clocks ----------------------------------------------------------------------
+    def running_seat(self) -> int | None:
+        """The seat whose bank runs now: a person's seat to decide in a running game,
+        not given up and not played by a stand-in; None when no clock runs."""
+        if self.clock is None or self.status != "running":
+            return None
+        seat = self.table.to_move()
+        if seat < 0 or seat in self.table.bots or seat in self.skipping:
+            return None
+        s = self.seats[seat]
+        if s["kind"] != "human" or s["resigned"]:
+            return None
+        return seat
+
+    def time_left(self, seat: int, now: float) -> tuple[float, float]:
+        """`seat`'s bank and vacation left as of `now` (its stored ones, less the time
+        since it got the move if its clock runs)."""
+        clock = self.clock
+        assert clock is not None
+        s = self.seats[seat]
+        bank, vacation = clock.bank_of(s), clock.vacation_of(s)
+        since = self.row.get("turn_since")
+        if since is not None and seat == self.running_seat():
+            bank, vacation = spend(bank, vacation, now - float(since))
+        return bank, vacation
+
+    def clock_view(self, now: float) -> dict[str, Any]:
+        """The view's `clock`: the game's clock, and each seat's bank and vacation as
+        of `now` (a bot's seat has none)."""
+        clock = self.clock
+        assert clock is not None
+        running = self.running_seat()
+        seats: list[dict[str, Any]] = []
+        deadline = None
+        for s in self.seats:
+            seat = int(s["seat"])
+            if s["kind"] == "bot":
+                seats.append(
+                    {"bank": None, "vacation_left": None, "running": False, "stand_in": False}
+                )
+                continue
+            bank, vacation = self.time_left(seat, now)
+            seats.append(
+                {
+                    "bank": bank,
+                    "vacation_left": vacation,
+                    "running": seat == running,
+                    "stand_in": seat in self.takeover or seat in self.skipping,
+                }
+            )
+            if seat == running and self.row.get("turn_since") is not None:
+                deadline = now + left(bank, vacation)
+        return {
+            "initial": clock.initial,
+            "increment": clock.increment,
+            "policy": clock.policy,
+            "vacation": clock.vacation,
+            "minimum": self.hub.min_clock,
+            "now": now,
+            "deadline": deadline,
+            "seats": seats,
+        }
+
+    def _wind(self) -> None:
+        """Start the clock of the seat to decide, unless it already runs for this turn
+        (a page's hello, a chat line or a refused action must not give anyone more
+        time), or stop it if no clock runs now."""
+        seat = self.running_seat()
+        if seat is None:
+            if self.clock_task is not None and not self.clock_task.done():
                 self.clock_task.cancel()
-            self.clock_task = asyncio.create_task(self._clock(self.table.seq, to_move))
+            self.clock_for = None
+            return
+        if self.row.get("turn_since") is None:
+            # The game has just started (its last seat taken), or was stored before
+            # clocks kept the turn's start: the first seat's clock starts now.
+            now = time.time()
+            self.row["turn_since"] = now
+            self._write_soon(self.hub.storage.store.set_values, self.id, {"turn_since": now})
+        key = (self.table.seq, seat)
+        if self.clock_for == key and self.clock_task is not None and not self.clock_task.done():
+            return
+        if self.clock_task is not None:
+            self.clock_task.cancel()
+        self.clock_for = key
+        self.clock_task = asyncio.create_task(self._clock(*key))
+
+    def _write_soon(self, fn: Callable[..., Any], *args: Any) -> None:
+        """A write of the clock's that no answer waits for, queued on the storage
+        thread in order with the moves' (a failure is logged; the memory is right and
+        the next move's write carries the seat's clock again)."""
+
+        async def write() -> None:
+            try:
+                await self.hub.storage.run(fn, *args)
+            except Exception as e:
+                log.error("game %s: a clock's change was not written: %s", self.id, e)
+
+        task = asyncio.create_task(write())
+        self.hub.background.add(task)
+        task.add_done_callback(self.hub.background.discard)
+
+    async def _clock(self, seq: int, seat: int) -> None:
+        while True:
+            bank, vacation = self.time_left(seat, time.time())
+            await asyncio.sleep(max(0.005, left(bank, vacation)))
+            async with self.lock:
+                if self.table.seq != seq or self.running_seat() != seat:
+                    return
+                if left(*self.time_left(seat, time.time())) > 0:
+                    continue  # the turn's start moved (the person came back): wait on
+                try:
+                    await self._time_out(seat)
+                except Exception as e:
+                    log.error("game %s: seat %s's time ran out, not written: %s", self.id, seat, e)
+                    failed = True
+                else:
+                    failed = False
+            if failed:
+                await asyncio.sleep(1.0)
+                continue
+            break
+        self.clock_for = None
+        self.kick()
+
+    async def _time_out(self, seat: int) -> None:
+        """`seat` has spent its bank and vacation: the game's policy applies (the
+        game's lock is held). Written first; the memory changes only once it is."""
+        clock = self.clock
+        assert clock is not None
+        t = self.table
+        st = self.hub.storage
+        s = self.seats[seat]
+        now = time.time()
+        since = now if s["stand_in_since"] is None else s["stand_in_since"]
+        if clock.policy == "lose":
+            # As a resignation: ranked last, a bot plays the seat to the end.
+            values = {"resigned": True, "bank": 0.0, "vacation_left": 0.0}
+            await st.run(st.store.update_seat, self.id, seat, **values)
+            s.update(values)
+            t.bots[seat] = make_bot(TAKEOVER_STRENGTH, self.game, seat, seat)
+        else:
+            # `bot`: the bank is empty until the person returns (then it starts again
+            # whole); `skip`: it starts again whole at the seat's next turn.
+            bank = 0.0 if clock.policy == "bot" else clock.initial
+            clocks = {seat: {"bank": bank, "vacation_left": 0.0, "stand_in_since": since}}
+            await st.run(st.store.set_clocks, self.id, clocks, {})
+            s.update(clocks[seat])
+            t.bots[seat] = make_bot(TAKEOVER_STRENGTH, self.game, seat, t.seq)
+            (self.takeover if clock.policy == "bot" else self.skipping).add(seat)
+        log.info("game %s: seat %s ran out of time (%s)", self.id, seat, clock.policy)
+        if s.get("account_id"):
+            try:
+                await st.run(queue_timeout_mail, st.store, self.id, t.seq, seat, s["account_id"])
+            except Exception as e:
+                log.error(
+                    "game %s: the timeout mail of seat %s was not queued: %s", self.id, seat, e
+                )
+        self.hub.lobby.changed()
+        self.broadcast()
+
+    def _stand_in_run(self, seat: int) -> int:
+        """The decisions a stand-in made for `seat` since its person's last own one."""
+        n = 0
+        for who, by_stand_in in reversed(self.marks.values()):
+            if who != seat:
+                continue
+            if not by_stand_in:
+                break
+            n += 1
+        return n
 
     async def _bots(self) -> None:
         retry = BOT_RETRY
@@ -856,8 +1107,19 @@ class LiveGame:
             try:
                 if hooks is not None and hooks.break_bots:
                     raise RuntimeError("test hook: this bot fails")
+            passing = (
+                [a for a in t.state.legal_actions() if str(a) == "pass"]
+                if seat in self.skipping
+                else []
+            )
                 st = t.state
-                action, why, thought = await self.hub.bots.run(self.bot_priority(), think, bot, st)
+                if passing:
+                    # A skipped turn is passed where the rules allow a pass.
+                    action, why, thought = passing[0], SKIPPED, bot
+                else:
+                    action, why, thought = await self.hub.bots.run(
+                        self.bot_priority(), think, bot, st
+                    )
                 # The move came from another process: the rules, here, have the last word.
                 st.check(action)
             except Exception:
@@ -906,23 +1168,38 @@ class LiveGame:
             await asyncio.sleep(self.hub.bot_pause)
         self.kick()
 
-    async def _clock(self, seq: int, seat: int) -> None:
-        await asyncio.sleep(float(self.row["clock"]))
-        async with self.lock:
-            t = self.table
-            if t.seq != seq or t.to_move() != seat or seat in t.bots:
-                return
-            # The player is gone past the clock: a bot plays the seat until they return.
-            t.bots[seat] = make_bot(TAKEOVER_STRENGTH, self.game, seat, seq)
-            self.takeover.add(seat)
-            self.broadcast()
-        self.kick()
-
     def player_returns(self, seat: int | None) -> None:
-        if seat is not None and seat in self.takeover:
-            self.takeover.discard(seat)
+        """A message from a person's seat: a stand-in playing it steps aside, and a
+        person whose time ran out is told once (`away`), their bank whole again."""
+        if seat is None or seat >= len(self.seats):
+            return
+        s = self.seats[seat]
+        since = s.get("stand_in_since")
+        if seat not in self.takeover and seat not in self.skipping and since is None:
+            return
+        self.takeover.discard(seat)
+        self.skipping.discard(seat)
+        if not s["resigned"]:
             self.table.bots.pop(seat, None)
-            self.version += 1
+        self.version += 1
+        clock = self.clock
+        if since is not None and clock is not None:
+            self.away[seat] = {"moves": self._stand_in_run(seat), "since": since}
+            bank = clock.initial
+            s.update(bank=bank, stand_in_since=None)
+            clocks = {
+                seat: {
+                    "bank": bank,
+                    "vacation_left": clock.vacation_of(s),
+                    "stand_in_since": None,
+                }
+            }
+            values: dict[str, Any] = {}
+            if self.table.to_move() == seat and self.status == "running":
+                # Their turn, begun before the stand-in came: it starts now.
+                values["turn_since"] = self.row["turn_since"] = time.time()
+            self._write_soon(self.hub.storage.store.set_clocks, self.id, clocks, values)
+        self.kick()
 
 
 def seat_names(seats: list[dict[str, Any]]) -> list[str]:
@@ -968,7 +1245,7 @@ def row_summary(hub: Hub, row: dict[str, Any], seats: list[dict[str, Any]]) -> d
         "status": row["status"],
         "seq": row["seq"],
         "to_move": row["to_move"],
-        "clock": row["clock"],
+        "clock": None if (clock := Clock.of(row)) is None else clock.public(),
         "created": row["created"],
         "seats": [
             {
@@ -1037,8 +1314,11 @@ class Hub:
     ) -> None:
         self.storage = Storage(store)
         # The lobby's pages, shared for `lobby_cache` seconds; whatever changes the
+        min_clock: float = MIN_CLOCK,
         # lists says so (`lobby.changed`).
         self.lobby = LobbyPages(lobby_cache)
+        # The smallest clock a game may be created with (`tianxia serve --min-clock`).
+        self.min_clock = min_clock
         # Test hooks (tianxia.server.testhooks): None unless a test turned them on.
         self.hooks = hooks
         self.background: set[asyncio.Task[None]] = set()

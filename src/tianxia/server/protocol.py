@@ -98,11 +98,23 @@ class Hello(_Message):
         return lang
 
 
+# The log marks a stand-in's moves by client ids of this form (`server.clocks`): no
+# client's own action may pose as one.
+STAND_IN_PREFIX = "stand-in:"
+
+
 class Act(_Message):
     type: Literal["act"]
     action_id: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
     expected_seq: Annotated[int, Field(ge=0, le=10_000_000)]
     action: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+
+    @field_validator("action_id")
+    @classmethod
+    def _own(cls, action_id: str) -> str:
+        if action_id.startswith(STAND_IN_PREFIX):
+            raise ValueError(f"an action id may not begin with {STAND_IN_PREFIX!r}")
+        return action_id
 
 
 class Undo(_Message):

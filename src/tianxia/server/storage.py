@@ -409,6 +409,37 @@ _APPEND_COLUMNS = (
 )
 
 
+# An append's `values` may carry, under this key, seats' clocks to write in the same
+# transaction: {seat: {"bank", "vacation_left", "stand_in_since"}} (a move's cost to the
+# mover's bank is durable with the move itself).
+SEAT_CLOCKS = "seat_clocks"
+_SEAT_CLOCK_UPDATE = (
+    seats.update()
+    .where(seats.c.game_id == sa.bindparam("gid"), seats.c.seat == sa.bindparam("sid"))
+    .values(
+        bank=sa.bindparam("bank"),
+        vacation_left=sa.bindparam("vacation_left"),
+        stand_in_since=sa.bindparam("stand_in_since"),
+    )
+)
+
+
+def _seat_clocks(game_id: str, values: dict[str, Any]) -> list[dict[str, Any]]:
+    """Take the seats' clocks out of an append's `values`, as parameters of
+    `_SEAT_CLOCK_UPDATE`."""
+    found: dict[int, dict[str, Any]] = values.pop(SEAT_CLOCKS, None) or {}
+    return [
+        {
+            "gid": game_id,
+            "sid": seat,
+            "bank": v["bank"],
+            "vacation_left": v["vacation_left"],
+            "stand_in_since": v["stand_in_since"],
+        }
+        for seat, v in found.items()
+    ]
+
+
 def _action_row(game_id: str, r: Row, now: float) -> dict[str, Any]:
     """An action's row in the log, as `_APPEND_COLUMNS` name its columns."""
     return {
@@ -435,11 +466,16 @@ def new_game_rows(
     creator: str | None = None,
     cost: int = 1,
     now: float | None = None,
+    increment: float = 0.0,
+    clock_policy: str = "bot",
+    vacation: float = 0.0,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A new game's row and its seats' rows, every column as `Store.game` and
-    `Store.seats` read them back: what a live game is built from without reading it."""
+    `Store.seats` read them back: what a live game is built from without reading it.
+    `clock`, `increment` and `vacation` in seconds (docs/server.md, Clocks)."""
     now = time.time() if now is None else now
     status = "open" if any(kind == "open" for kind, _ in seat_plans) else "running"
+    timed = clock is not None
     row: dict[str, Any] = {
         "id": game_id,
         "game": name,
@@ -449,6 +485,12 @@ def new_game_rows(
         "status": status,
         "seed": seed,
         "clock": clock,
+        "increment": increment if timed else None,
+        "clock_policy": clock_policy if timed else None,
+        "vacation": vacation if timed else None,
+        # A game that starts at once starts its first seat's clock now; one with open
+        # seats when the last is taken.
+        "turn_since": now if timed and status == "running" else None,
         "created": now,
         "updated": now,
         "rated": False,
@@ -469,6 +511,11 @@ def new_game_rows(
             "player": None,
             "secret_hash": None,
             "resigned": False,
+            "account_id": None,
+            "invited": None,
+            "bank": None,
+            "vacation_left": None,
+            "stand_in_since": None,
         }
         for i, (kind, strength) in enumerate(seat_plans)
     ]
@@ -657,6 +704,18 @@ class Store:
                     .values(status="open" if remaining else "running", updated=time.time())
                 )
 
+    def set_clocks(
+        self, game_id: str, clocks: dict[int, dict[str, Any]], values: dict[str, Any]
+    ) -> None:
+        """Write seats' clocks (as an append's `SEAT_CLOCKS`) and `values` into the
+        game's row, in one transaction: a clock's change without a move."""
+        with self.write() as c:
+            rows = _seat_clocks(game_id, {SEAT_CLOCKS: clocks})
+            if rows:
+                c.execute(_SEAT_CLOCK_UPDATE, rows)
+            if values:
+                c.execute(games.update().where(games.c.id == game_id).values(**values))
+
     # --- the action log ------------------------------------------------------------
     def log(self, game_id: str) -> list[Row]:
         with self.read() as c:
@@ -742,11 +801,15 @@ class Store:
                                 for r in rows
                             ],
                         )
+                        values = dict(changes or {})
+                        clocks = _seat_clocks(game_id, values)
                         c.execute(
                             games.update()
                             .where(games.c.id == game_id)
-                            .values(updated=now, **(changes or {}))
+                            .values(updated=now, **values)
                         )
+                        if clocks:
+                            c.execute(_SEAT_CLOCK_UPDATE, clocks)
                     results.append(None)
                 except sa.exc.IntegrityError as e:
                     results.append(Conflict(str(e.orig)))
@@ -779,8 +842,10 @@ class Store:
                 # once: the usual batch, every game writing its public summary, is one
                 # statement, not one per game.
                 by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+                clocks: list[dict[str, Any]] = []
                 for game_id, _, changes in batch:
                     values = {**(changes or {}), "updated": now}
+                    clocks += _seat_clocks(game_id, values)
                     by_columns.setdefault(tuple(sorted(values)), []).append(
                         {**values, "gid": game_id}
                     )
@@ -789,6 +854,8 @@ class Store:
                     self._run_many(cursor, sql, order, params)
             finally:
                 cursor.close()
+            if clocks:
+                c.execute(_SEAT_CLOCK_UPDATE, clocks)
             if self.fault is not None:
                 self.fault("before_commit")
         if self.fault is not None:
@@ -900,16 +967,21 @@ class Store:
 
     # --- ratings -----------------------------------------------------------------------
     def rate(
-        self, game: str, ranked: Sequence[tuple[str, str | None, float]]
+        self,
+        game: str,
+        ranked: Sequence[tuple[str, str | None, float]],
+        fixed: frozenset[str] = frozenset(),
     ) -> dict[str, tuple[float, float]]:
         """Update ratings of `(player, name, return)` for one finished game (openskill).
 
         Every seat is its own team. A bot strength may hold several seats (a quick game
         seats two easy bots): each of its seats is rated from the strength's rating
         before the game, and the strength takes the mean of its seats' new ratings, so
-        one game counts once for it however many seats it held.
+        one game counts once for it however many seats it held. The identities in
+        `fixed` (a guest's seat) play at the default rating and are neither read nor
+        written.
 
-        Returns each identity's rating (mu - 3 sigma) before and after the game.
+        Returns each updated identity's rating (mu - 3 sigma) before and after the game.
         """
         from openskill.models import PlackettLuce
 
@@ -919,6 +991,9 @@ class Store:
             played: dict[str, int] = {}
             for player, _name, _ in ranked:
                 if player in current:
+                    continue
+                if player in fixed:
+                    current[player] = model.rating(name=player)
                     continue
                 row = (
                     c.execute(
@@ -942,6 +1017,8 @@ class Store:
                 seats.setdefault(player, (name, []))[1].append((team[0].mu, team[0].sigma))
             changes: dict[str, tuple[float, float]] = {}
             for player, (name, updates) in seats.items():
+                if player in fixed:
+                    continue
                 mu = sum(u[0] for u in updates) / len(updates)
                 sigma = sum(u[1] for u in updates) / len(updates)
                 was = current[player]
@@ -959,6 +1036,16 @@ class Store:
                         .values(name=name, mu=mu, sigma=sigma, games=played[player] + 1)
                     )
         return changes
+
+    def account_names(self, ids: Sequence[str]) -> dict[str, str]:
+        """The names of these accounts now (an id with no account is left out)."""
+        if not ids:
+            return {}
+        with self.read() as c:
+            rows = c.execute(
+                sa.select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(list(ids)))
+            ).all()
+            return {r[0]: r[1] for r in rows}
 
     def mark_rated(self, game_id: str, changes: list[dict[str, Any]] | None = None) -> None:
         """The game is rated; `changes` (each seat's rating before and after it) are
