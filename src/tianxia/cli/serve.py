@@ -158,6 +158,7 @@ def serve(
         origins=tuple(allow_origin),
         connections_per_address=connections_per_address,
         bot_processes=bot_processes,
+        min_clock=min_clock,
     )
     config = uvicorn.Config(
         create_app(url, bot_pause=bot_pause, limits=limits, holder=holder),
@@ -193,7 +194,6 @@ def serve(
         # Young objects collected rarely (`YOUNG_GC` says why).
         gc.set_threshold(YOUNG_GC, *gc.get_threshold()[1:])
         for s in server.servers:
-        min_clock=min_clock,
             for sock in s.sockets:
                 h, p = sock.getsockname()[:2]
                 typer.echo(f"Tianxia is serving on http://{h}:{p}/ (database {shown})", err=False)

@@ -95,15 +95,15 @@ class NewGame(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     # "open", "bot:<strength>" or "invite:<account name>".
     seats: list[Annotated[str, Field(max_length=48)]] | None = None
-    clock: Annotated[float, Field(gt=0, le=30 * 24 * 3600)] | None = None
-
     # The clock (docs/server.md, Clocks): each seat's bank in seconds (at least the
     # server's `--min-clock`), what each of its turns adds, what happens when bank and
     # vacation are spent, and the vacation in days.
-
+    clock: Annotated[float, Field(gt=0, le=30 * 24 * 3600)] | None = None
     increment: Annotated[float, Field(ge=0, le=MAX_INCREMENT)] = 0.0
     clock_policy: Literal["bot", "skip", "lose"] = "bot"
     vacation: Annotated[float, Field(ge=0, le=MAX_VACATION_DAYS)] = 0.0
+
+
 class Join(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: Annotated[int, Field(ge=0, le=16)]
@@ -161,8 +161,6 @@ def lobby_key(query: bytes) -> tuple[str | None, str | None, int, int] | None:
     return (status, player, int(limit), int(offset))
 
 
-def _seat_plan(text: str) -> tuple[str, str | None]:
-    t = text.strip().lower()
 def _clock_checked(body: NewGame, minimum: float) -> None:
     """A clock shorter than the server's stated minimum, or a clock's parts without
     one, is refused with a sentence (422)."""
@@ -181,6 +179,8 @@ def _clock_checked(body: NewGame, minimum: float) -> None:
         )
 
 
+def _seat_plan(text: str) -> tuple[str, str | None]:
+    t = text.strip().lower()
     if t == "open" or t.startswith("invite:"):
         return ("open", None)
     strength = t.removeprefix("bot:")
@@ -221,11 +221,11 @@ def create_app(
             games_in_memory=limits.games_in_memory,
             lobby_cache=limits.lobby_cache,
             bot_processes=limits.bot_processes,
+            min_clock=limits.min_clock,
         )
         app.state.hub = hub
         if hooks is not None and hooks.grace is not None:
             hub.grace = hooks.grace
-            min_clock=limits.min_clock,
         # Games that move by themselves (a bot, a clock) resume after a restart; the
         # others are loaded when someone asks for them.
         for game_id in store.to_resume():
@@ -327,6 +327,7 @@ def create_app(
             )
         if "players" in body.options:
             raise HTTPException(422, "the number of players is `players`, not an option")
+        _clock_checked(body, hub.min_clock)
         # The quota of the minute is counted before the game is built: a client over it
         # is answered at once, not after the work of a game it may not have. Its cost
         # needs only the seats (every seat open when none are named: 1).
@@ -339,7 +340,6 @@ def create_app(
                 429,
                 per_minute_sentence(limits.games_per_minute, wait, cost),
                 headers={"Retry-After": str(math.ceil(wait))},
-        _clock_checked(body, hub.min_clock)
             )
         try:
             game, plans = _built(body, plans, hub)
@@ -357,6 +357,9 @@ def create_app(
             body.clock,
             creator,
             cost,
+            increment=body.increment,
+            clock_policy=body.clock_policy,
+            vacation=body.vacation * DAY,
         )
         for s in seats:
             s["invited"] = invited.get(s["seat"])
@@ -369,9 +372,6 @@ def create_app(
                 f"this address holds games worth {e.used} not yet finished, and may hold "
                 f"{e.limit} at once (this one costs {e.cost}; a bot seat costs 1 more, a "
                 f"game of bots alone twice): finish or resign some first",
-            increment=body.increment,
-            clock_policy=body.clock_policy,
-            vacation=body.vacation * DAY,
                 headers={"Retry-After": "60"},
             ) from None
         except BaseException:
@@ -608,6 +608,9 @@ def create_app(
                         options=json.loads(live.row["options"]),
                         seats=seats,
                         clock=live.row["clock"],
+                        increment=live.row["increment"] or 0.0,
+                        clock_policy=live.row["clock_policy"] or "bot",
+                        vacation=(live.row["vacation"] or 0.0) / DAY,
                     ),
                     hub,
                     client_of(request),
@@ -620,9 +623,6 @@ def create_app(
     def _finished(live: LiveGame) -> None:
         if live.status != "finished":
             raise HTTPException(409, "replays and logs are open once the game is over")
-                        increment=live.row["increment"] or 0.0,
-                        clock_policy=live.row["clock_policy"] or "bot",
-                        vacation=(live.row["vacation"] or 0.0) / DAY,
 
     @app.get("/api/games/{game_id}/log")
     async def game_log(game_id: str, hub: HubDep) -> dict[str, Any]:

@@ -91,9 +91,9 @@ BOT_RETRY = 0.25
 BOT_RETRY_MAX = 30.0
 # Answers to action ids remembered per seat (a page resends its last few at most).
 REPLIES = 64
-
 # The explanation of a pass made for a seat whose turn was skipped.
 SKIPPED = "The seat's time ran out: its turn was passed."
+
 
 async def _nothing() -> None:
     return None
@@ -292,9 +292,9 @@ class LiveGame:
             if chance:
                 # choose_outcome draws once per chance outcome: the stream stays in step.
                 match.rng.random()
-            # Every stored state, not only the last: a rule changed without a new rules
             elif r.seat is not None and r.client_id is not None:
                 live.marks[r.seq] = (r.seat, is_stand_in(r.client_id))
+            # Every stored state, not only the last: a rule changed without a new rules
             # version shows at the first seq it touched.
             if state_hash(match.state) != r.state_hash:
                 raise Unloadable(
@@ -308,7 +308,6 @@ class LiveGame:
                 live.table.bots[s["seat"]] = make_bot(
                     TAKEOVER_STRENGTH, live.game, s["seat"], s["seat"]
                 )
-        # The table resolves chance at once (the opening deal): write what it drew, in
             elif (
                 s["stand_in_since"] is not None
                 and live.clock is not None
@@ -320,6 +319,7 @@ class LiveGame:
                     TAKEOVER_STRENGTH, live.game, s["seat"], match.seq
                 )
                 live.takeover.add(s["seat"])
+        # The table resolves chance at once (the opening deal): write what it drew, in
         # the group commit with the moves being written (under a flood of new games, a
         # commit of its own for each kept the players' moves waiting behind them).
         if match.seq > start:
@@ -467,18 +467,18 @@ class LiveGame:
                 else e
                 for e in events
             ]
-        msg = {**shared, "since": since, "events": events}
         if self.marks:
             marks = self.marks
             events = [
                 {**e, "stand_in": True} if marks.get(e["seq"], (0, False))[1] else e for e in events
             ]
-        if svg is not None:
+        msg = {**shared, "since": since, "events": events}
         if self.clock is not None:
             msg["clock"] = self.clock_view(time.time())
         if seat is not None and conn.bound and seat in self.away:
             # Told once: the first view after the person came back from a stand-in.
             msg["away"] = self.away.pop(seat)
+        if svg is not None:
             # A browser: each move in words, and the board whole or as a patch.
             from tianxia.web.tableview import board_for, with_words
 
@@ -730,33 +730,33 @@ class LiveGame:
         t = self.table
         m = t.match
         start = m.seq
-        t.play(action, seat)
-        # A failed write puts the chance stream back as it was, if chance drew.
-        rng = t.chance_before
         # A stand-in's move for a person's seat is marked in the log by its client id.
         stand_in = seat in self.takeover or seat in self.skipping
         if stand_in:
             client_id = stand_in_id(start + 1)
         own = client_id is not None and not stand_in
+        t.play(action, seat)
+        # A failed write puts the chance stream back as it was, if chance drew.
+        rng = t.chance_before
         rows = self.rows_since(start, client_id, seat)
         status = "finished" if t.state.is_terminal() else None
         values = self.public()
         if status is not None:
             values["status"] = status
-        st = self.hub.storage
-        hooks = self.hub.hooks
-        if hooks is not None and hooks.ack_before_commit:
         now = time.time()
         clocks = self._charged(seat, own, now)
         if self.clock is not None:
             values["turn_since"] = now
             if clocks:
                 values[SEAT_CLOCKS] = clocks
+        st = self.hub.storage
+        hooks = self.hub.hooks
+        if hooks is not None and hooks.ack_before_commit:
             self._write_later(rows, values)
+            self._moved(start + 1, seat, own, stand_in, now, clocks)
             return rows[0]
         try:
             await st.append(self.id, rows, values)
-            self._moved(start + 1, seat, own, stand_in, now, clocks)
         except Conflict:
             while m.seq > start:
                 m.undo()
@@ -779,9 +779,6 @@ class LiveGame:
                 # turn its last move into a refusal.
                 log.exception("game %s: its ratings were not written", self.id)
         return rows[0]
-
-    def _write_later(self, rows: list[Row], values: dict[str, Any]) -> None:
-        """The broken promise of a test hook: answer now, write a moment later."""
 
     def _charged(self, seat: int, own: bool, now: float) -> dict[int, dict[str, Any]]:
         """The mover's clock after its own decision (the table has applied it): the
@@ -822,6 +819,9 @@ class LiveGame:
             self.skipping.discard(seat)
             self.table.bots.pop(seat, None)
 
+    def _write_later(self, rows: list[Row], values: dict[str, Any]) -> None:
+        """The broken promise of a test hook: answer now, write a moment later."""
+
         async def later() -> None:
             await asyncio.sleep(0.05)
             await self.hub.storage.append(self.id, rows, values)
@@ -835,14 +835,14 @@ class LiveGame:
         each seat ranked by its return, a seat given up last; bots one identity per
         strength (`bot:<strength>`, which may hold several seats of one game)."""
         st = self.hub.storage
-        try:
-            changes = await st.run(st.store.rate, self.row["game"], rated.ranked, rated.fixed)
-        except ImportError:
         ids = [str(s["account_id"]) for s in self.seats if s.get("account_id")]
         names = await st.run(st.store.account_names, ids) if ids else {}
         rated = ranking(self.seats, self.table.state.returns(), self.marks, names)
         if rated is None:
             return
+        try:
+            changes = await st.run(st.store.rate, self.row["game"], rated.ranked, rated.fixed)
+        except ImportError:
             log.warning("openskill is not installed: game %s is not rated", self.id)
             return
         rating_changes = [
@@ -880,10 +880,10 @@ class LiveGame:
             log.error("game %s: the undo of seat %s was not written: %s", self.id, conn.seat, e)
             return self._refuse(msg.action_id, P.UNAVAILABLE, "SERVER-6", UNAVAILABLE_SENTENCE)
         taken = t.undo(conn.seat)
+        self.marks.pop(seq, None)
         for c in self.conns:
             c.sent_seq = min(c.sent_seq, t.seq)
         try:
-        self.marks.pop(seq, None)
             await st.run(st.store.set_values, self.id, self.public())
         except Exception as e:
             # The undo is written; only the lobby's summary lags until the next move.
@@ -1104,14 +1104,14 @@ class LiveGame:
             # back and the table forgets this bot, which may still be thinking.
             bot = t.bots[seat]
             hooks = self.hub.hooks
-            try:
-                if hooks is not None and hooks.break_bots:
-                    raise RuntimeError("test hook: this bot fails")
             passing = (
                 [a for a in t.state.legal_actions() if str(a) == "pass"]
                 if seat in self.skipping
                 else []
             )
+            try:
+                if hooks is not None and hooks.break_bots:
+                    raise RuntimeError("test hook: this bot fails")
                 st = t.state
                 if passing:
                     # A skipped turn is passed where the rules allow a pass.
@@ -1311,14 +1311,14 @@ class Hub:
         games_in_memory: int = GAMES_IN_MEMORY,
         lobby_cache: float = LOBBY_SECONDS,
         bot_processes: int = 2,
+        min_clock: float = MIN_CLOCK,
     ) -> None:
         self.storage = Storage(store)
-        # The lobby's pages, shared for `lobby_cache` seconds; whatever changes the
-        min_clock: float = MIN_CLOCK,
-        # lists says so (`lobby.changed`).
-        self.lobby = LobbyPages(lobby_cache)
         # The smallest clock a game may be created with (`tianxia serve --min-clock`).
         self.min_clock = min_clock
+        # The lobby's pages, shared for `lobby_cache` seconds; whatever changes the
+        # lists says so (`lobby.changed`).
+        self.lobby = LobbyPages(lobby_cache)
         # Test hooks (tianxia.server.testhooks): None unless a test turned them on.
         self.hooks = hooks
         self.background: set[asyncio.Task[None]] = set()
