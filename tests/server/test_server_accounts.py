@@ -482,3 +482,42 @@ def test_password_hashes_are_bounded_and_play_goes_on(lite: Server) -> None:
     assert busy.headers["retry-after"] == "1" and busy.json()["detail"]
     for p in players:
         p.close()
+
+
+def test_the_cookie_is_secure_behind_an_https_proxy(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'tianxia.sqlite3'}"
+    srv = Server(url, tmp_path, *NO_QUOTAS, "--trusted-proxy", "127.0.0.1", forked=True)
+    srv.start()
+    try:
+        with device(srv) as c:
+            r = c.post(
+                "/api/accounts",
+                json={"name": "Xin", "password": PASSWORD},
+                headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"},
+            )
+            assert r.status_code == 201, r.text
+            assert "secure" in r.headers["set-cookie"].lower()
+            plain = c.post("/api/session", json={"name": "Xin", "password": PASSWORD})
+            assert "secure" not in plain.headers["set-cookie"].lower()
+    finally:
+        srv.stop()
+
+
+def test_a_signed_in_request_counts_the_account_active(lite: Server) -> None:
+    with device(lite) as c:
+        sign_up(c, "Ming")
+        engine = sa.create_engine(lite.database)
+        try:
+            with engine.begin() as db:
+                db.execute(sa.text("UPDATE accounts SET active = 0"))
+            assert c.get("/api/me").status_code == 200
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                with engine.connect() as db:
+                    active = db.execute(sa.text("SELECT active FROM accounts")).scalar_one()
+                if active > time.time() - 60:
+                    break
+                time.sleep(0.05)
+            assert active > time.time() - 60
+        finally:
+            engine.dispose()
