@@ -4,6 +4,7 @@ a real server."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -257,3 +258,57 @@ def test_your_turn_in_an_unseen_tab_is_notified_once_asked_for(
         _wait_for_my_turn(page)
     assert page.evaluate("() => window.__notes.length") == 1
     ctx.close()
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose clocks may be as short as half a second (`--min-clock`)."""
+    folder = tmp_path_factory.mktemp("quick")
+    srv = Server(
+        f"sqlite:///{folder / 'tianxia.sqlite3'}",
+        folder,
+        "--games-per-minute",
+        "0",
+        "--open-games",
+        "0",
+        "--connections-per-address",
+        "0",
+        "--min-clock",
+        "0.5",
+        forked=True,
+    )
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.mark.timeout(120)
+def test_a_stand_in_past_the_real_clock_is_marked_and_the_player_told_on_return(
+    quick: Server, page: Page
+) -> None:
+    gid = _game(quick, ["open", "bot:random"], clock=0.5, clock_policy="bot")
+    _hold(page, quick, gid, {0: quick.join(gid, 0, "Anna")})
+    # Anna does not move: past her half second a stand-in plays her seat, marked.
+    marked = page.locator("#log li .tag.standin")
+    expect(marked.first).to_have_text("played by a stand-in bot", timeout=30000)
+    made = page.evaluate(
+        "() => (events.get(shown) || []).filter((e) => e.stand_in && e.seat === 0).length"
+    )
+    assert made >= 1
+    expect(page.locator("#players li.seat0 .tag.standin")).to_have_text("stand-in bot")
+    expect(page.locator("#seats")).to_contain_text("A bot plays for Anna until they return.")
+    # She comes back (a new page says hello): told once how many moves were not hers.
+    page.reload()
+    away = page.locator("#away")
+    expect(away).to_be_visible(timeout=15000)
+    expect(away).to_contain_text(
+        re.compile(r"While you were away, a bot made \d+ moves? for you\.")
+    )
+    told = int(re.findall(r"\d+", away.inner_text())[0])
+    assert told >= made
+    # The moves the stand-in made stay marked after the reload.
+    expect(page.locator("#log li .tag.standin").first).to_be_visible()
+    away.get_by_role("button", name="Dismiss").click()
+    expect(away).to_be_hidden()

@@ -739,7 +739,7 @@ function clockPolicy(v) {
     : t("Clock: {time} per player.", { time: spanWords(c.initial) })];
   if (c.vacation) out.push(t("Then {time} of vacation per player.", { time: spanWords(c.vacation) }));
   out.push(c.policy === "lose" ? t("When a player's time runs out, they lose the game.")
-    : c.policy === "skip" ? t("When a player's time runs out, their turns are skipped until they return.")
+    : c.policy === "skip" ? t("When a player's time runs out, that turn is skipped (passed, or played by a bot where the game has no pass), and their time starts again at their next turn.")
     : t("When a player's time runs out, a bot plays for them until they return."));
   return out.join(" ");
 }
@@ -783,7 +783,12 @@ function drawSeats(v, c) {
     const kind = s.kind === "bot" || (s.bot_playing && !standingIn(v, s.seat)) ? t("bot") : s.kind === "open" ? t("open") : t("human");
     li.append(el("span", { class: "tag", text: kind }));
     if (s.seat === c.key) li.append(el("span", { class: "tag you", text: t("you") }));
-    if (standingIn(v, s.seat)) li.append(el("span", { class: "standin-words", text: t("A bot plays for {name} until they return.", { name: s.name }) }));
+    if (standingIn(v, s.seat)) {
+      const words = v.clock && v.clock.policy === "skip"
+        ? t("{name}'s time ran out: this turn is skipped.", { name: s.name })
+        : t("A bot plays for {name} until they return.", { name: s.name });
+      li.append(el("span", { class: "standin-words", text: words }));
+    }
     if (s.kind === "open") li.append(el("button", { class: "take", text: t("Take this seat"), onclick: async () => {
       const name = prompt(t("Your name"), Me.name() || "");
       if (name === null) return;
