@@ -310,14 +310,14 @@ def page(request: Request, template: str, **context: Any) -> HTMLResponse:
 def mail_sent(request: Request) -> bool:
     """Whether this server sends mail (`tianxia serve --smtp`): without, the account pages
     say so instead of promising a mail."""
-    return bool(getattr(request.app.state, "mail_enabled", False))
+    return getattr(request.app.state, "mail", None) is not None
 
 
 def clock_bounds(request: Request) -> dict[str, float]:
     """What a new game's clock may be, in seconds (vacation in days), for the form: the
     server's stated minimum bank (`tianxia serve --min-clock`) and the largest values
     `POST /api/games` takes."""
-    minimum = getattr(request.app.state, "min_clock", None)
+    minimum = getattr(getattr(request.app.state, "hub", None), "min_clock", None)
     return {
         "minimum": float(minimum if minimum is not None else DEFAULT_MIN_CLOCK),
         "maximum": 30 * 24 * 3600.0,

@@ -147,6 +147,12 @@ async function settingsPage() {
   showSettings(me);
   $("settings-wait").hidden = true;
   $("settings").hidden = false;
+  const asked = new URLSearchParams(location.search);
+  if (asked.get("saved") === "1") {
+    $("notify-done").textContent = t("Saved.");
+    asked.delete("saved");
+    history.replaceState(null, "", location.pathname + (asked.toString() ? "?" + asked : ""));
+  }
 
   handle($("email-form"), "email-error", async () => {
     $("email-done").textContent = "";
@@ -182,9 +188,9 @@ async function settingsPage() {
     const digest = form.querySelector("input[name=digest]:checked").value === "1";
     await api("/api/me", { settings: { notify, digest, language } }, "PATCH");
     if (language !== window.LANG) {
-      // The page itself in the chosen language (the switch's cookie is set by the server).
-      tellNextPage(t("Saved."));
-      location.href = `/account/settings?lang=${encodeURIComponent(language)}`;
+      // The page itself in the chosen language (the switch's cookie is set by the
+      // server), saying in it that the settings are saved.
+      location.href = `/account/settings?lang=${encodeURIComponent(language)}&saved=1`;
       return;
     }
     $("notify-done").textContent = t("Saved.");

@@ -790,9 +790,11 @@ function drawSeats(v, c) {
       li.append(el("span", { class: "standin-words", text: words }));
     }
     if (s.kind === "open") li.append(el("button", { class: "take", text: t("Take this seat"), onclick: async () => {
-      const name = prompt(t("Your name"), Me.name() || "");
+      // Signed in, the seat takes the account's name: nothing to ask.
+      const me = await Account.me();
+      const name = me ? me.name : prompt(t("Your name"), Me.name() || "");
       if (name === null) return;
-      Me.setName(name.trim());
+      if (!me) Me.setName(name.trim());
       try { await join(gameId, s.seat); restart(); } catch (e) { $("refusal").textContent = e.message; }
     } }));
     return li;

@@ -1,0 +1,350 @@
+"""The account's pages and the lobby signed in, in Chromium against the real server:
+sign up on one device and sign in on another to find the same games (the table opens at
+the account's seat), sign out, a wrong password in Dutch, a guest's seats claimed on
+signing up, an invitation by name accepted, settings saved, the account deleted, the
+clock's fields of the new game's form; axe-core and thumb sizes on the new pages."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import secrets
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from serving import Server
+from tianxia.web.i18n import translations
+
+PASSWORD = "a long enough secret"
+DESK = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+_names = itertools.count(1)
+
+
+def _name(who: str) -> str:
+    """A name no other test of the module's server has taken."""
+    return f"{who}{next(_names)}{secrets.token_hex(2)}"
+
+
+def _context(browser: Browser, size: dict[str, int] | None = None) -> BrowserContext:
+    ctx = browser.new_context(viewport=size or DESK)  # type: ignore[arg-type]
+    ctx.add_init_script("try { localStorage.setItem('tianxia.fast', '1'); } catch (e) {}")
+    return ctx
+
+
+def _sign_up(page: Page, site: Server, name: str, email: str | None = None) -> None:
+    page.goto(f"{site.base}/account?lang=en")
+    page.locator("#up-name").fill(name)
+    page.locator("#up-password").fill(PASSWORD)
+    if email:
+        page.locator("#up-email").fill(email)
+    page.locator("#signup button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/(\?.*)?$"))
+    expect(page.locator("#account-link")).to_have_text(name)
+
+
+def _sign_in(page: Page, site: Server, name: str, password: str = PASSWORD) -> None:
+    page.goto(f"{site.base}/account?lang=en")
+    page.locator("#in-name").fill(name)
+    page.locator("#in-password").fill(password)
+    page.locator("#signin button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/(\?.*)?$"))
+    expect(page.locator("#account-link")).to_have_text(name)
+
+
+def _me(page: Page) -> Any:
+    """`GET /api/me` as the page's own request (its session cookie)."""
+    return page.evaluate(
+        "async () => { const r = await fetch('/api/me'); return r.ok ? r.json() : r.status; }"
+    )
+
+
+def _game(site: Server, seats: list[str], game: str = "greatwall") -> str:
+    r = httpx.post(f"{site.base}/api/games", json={"game": game, "players": 2, "seats": seats})
+    r.raise_for_status()
+    gid: str = r.json()["id"]
+    return gid
+
+
+def _summary(site: Server, gid: str) -> dict[str, Any]:
+    data: dict[str, Any] = httpx.get(f"{site.base}/api/games/{gid}").json()
+    return data
+
+
+def test_sign_up_then_sign_in_on_a_second_device_finds_the_same_games_and_seat(
+    site: Server, browser: Browser
+) -> None:
+    name = _name("Anna")
+    phone, desk = _context(browser, PHONE), _context(browser)
+    first = phone.new_page()
+    _sign_up(first, site, name)
+    # The seat taken while signed in is the account's, under the account's name.
+    gid = _game(site, ["open", "bot:easy"])
+    first.goto(f"{site.base}/games/{gid}?lang=en")
+    first.locator("button.take").click()
+    expect(first.locator("#resign")).to_be_visible()
+    seat = _summary(site, gid)["seats"][0]
+    assert seat["name"] == name and seat.get("account") is True
+    # The other device has never seen the game: signed in, its lobby lists it ...
+    second = desk.new_page()
+    _sign_in(second, site, name)
+    mine = second.locator(f"#mine li[data-game='{gid}']")
+    expect(mine).to_be_visible()
+    assert second.evaluate("localStorage.getItem('tianxia.seats')") in (None, "{}")
+    # ... and its table opens at the account's seat (no secret on this device).
+    mine.locator("a.game-link").click()
+    expect(second).to_have_url(re.compile(f"/games/{gid}$"))
+    expect(second.locator("#resign")).to_be_visible(timeout=15000)
+    expect(second.locator("#moves-box")).to_be_visible(timeout=15000)
+    phone.close()
+    desk.close()
+
+
+def test_signing_out_ends_the_session_and_the_header_offers_to_sign_in(
+    site: Server, browser: Browser
+) -> None:
+    ctx = _context(browser)
+    page = ctx.new_page()
+    name = _name("Bert")
+    _sign_up(page, site, name)
+    page.locator("#account-link").click()
+    expect(page).to_have_url(re.compile(r"/account/settings$"))
+    expect(page.locator("#s-name")).to_have_text(name)
+    page.locator("#s-signout").click()
+    expect(page.locator("#notice")).to_have_text("You are signed out.")
+    expect(page.locator("#account-link")).to_have_text("Sign in")
+    assert _me(page) == 401
+    # The settings page of a guest sends them to sign in, and back after.
+    page.goto(f"{site.base}/account/settings")
+    expect(page).to_have_url(re.compile(r"/account\?next=%2Faccount%2Fsettings$"))
+    page.locator("#in-name").fill(name)
+    page.locator("#in-password").fill(PASSWORD)
+    page.locator("#signin button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/account/settings$"))
+    expect(page.locator("#s-name")).to_have_text(name)
+    ctx.close()
+
+
+def test_a_wrong_password_is_said_in_dutch(site: Server, browser: Browser) -> None:
+    name = _name("Cor")
+    httpx.post(
+        f"{site.base}/api/accounts", json={"name": name, "password": PASSWORD}
+    ).raise_for_status()
+    ctx = _context(browser)
+    page = ctx.new_page()
+    page.goto(f"{site.base}/account?lang=nl")
+    page.locator("#in-name").fill(name)
+    page.locator("#in-password").fill("not the password")
+    page.locator("#signin button[type=submit]").click()
+    dutch = translations("nl").gettext("the name or the password is wrong")
+    assert dutch != "the name or the password is wrong"
+    expect(page.locator("#signin-error")).to_have_text(dutch[0].upper() + dutch[1:])
+    # A name that is taken, in Dutch too, with the name in it.
+    page.locator("#up-name").fill(name.upper())
+    page.locator("#up-password").fill(PASSWORD)
+    page.locator("#signup button[type=submit]").click()
+    taken = translations("nl").gettext("the name '{name}' is taken").format(name=name.upper())
+    expect(page.locator("#signup-error")).to_have_text(taken[0].upper() + taken[1:])
+    assert page.url.endswith("/account?lang=nl")
+    ctx.close()
+
+
+def test_signing_up_claims_the_seats_this_browser_held_as_a_guest(
+    site: Server, browser: Browser
+) -> None:
+    ctx = _context(browser)
+    page = ctx.new_page()
+    games = [_game(site, ["open", "bot:easy"]) for _ in range(2)]
+    # A guest is asked for a name.
+    page.on("dialog", lambda dialog: dialog.accept("Dirk"))
+    for gid in games:
+        page.goto(f"{site.base}/games/{gid}?lang=en")
+        page.locator("button.take").click()
+        expect(page.locator("#resign")).to_be_visible()
+    assert all(_summary(site, gid)["seats"][0].get("account") is False for gid in games)
+    _sign_up(page, site, _name("Dirk"))
+    expect(page.locator("#notice")).to_contain_text("2 seats this browser held are now your")
+    for gid in games:
+        assert _summary(site, gid)["seats"][0]["account"] is True
+        expect(page.locator(f"#mine li[data-game='{gid}']")).to_be_visible()
+    assert page.locator("#mine-guest").is_hidden()
+    ctx.close()
+
+
+def test_an_invitation_by_name_from_the_form_is_accepted_in_the_lobby(
+    site: Server, browser: Browser
+) -> None:
+    host, guest = _name("Eva"), _name("Frits")
+    httpx.post(
+        f"{site.base}/api/accounts", json={"name": guest, "password": PASSWORD}
+    ).raise_for_status()
+    ctx = _context(browser)
+    page = ctx.new_page()
+    _sign_up(page, site, host)
+    page.locator("#f-game").select_option("greatwall")
+    page.locator("#f-players").select_option("2")
+    page.locator("select[data-seat='1']").select_option("invite")
+    invited = page.locator("input[data-name='1']")
+    expect(invited).to_be_visible()
+    invited.fill(guest)
+    page.locator("button.create").click()
+    expect(page).to_have_url(re.compile(r"/games/[0-9a-f]+$"))
+    gid = page.url.rsplit("/", 1)[1]
+    assert _summary(site, gid)["seats"][1]["kind"] == "open"
+    other = _context(browser)
+    theirs = other.new_page()
+    _sign_in(theirs, site, guest)
+    invitation = theirs.locator(f"#invitations li[data-game='{gid}']")
+    expect(invitation).to_contain_text(f"{host} invites you to seat P2")
+    invitation.locator("button.accept").click()
+    expect(theirs).to_have_url(re.compile(f"/games/{gid}$"))
+    expect(theirs.locator("#resign")).to_be_visible()
+    seat = _summary(site, gid)["seats"][1]
+    assert seat["name"] == guest and seat["account"] is True
+    # An unknown name is refused with the server's sentence, and nothing is created.
+    page.goto(f"{site.base}/?lang=en")
+    page.locator("#f-game").select_option("greatwall")
+    page.locator("#f-players").select_option("2")
+    page.locator("select[data-seat='1']").select_option("invite")
+    page.locator("input[data-name='1']").fill("Nobody" + secrets.token_hex(3))
+    page.locator("button.create").click()
+    expect(page.locator("#f-error")).to_contain_text("nobody to invite")
+    other.close()
+    ctx.close()
+
+
+def test_settings_are_saved_and_the_language_follows(site: Server, browser: Browser) -> None:
+    ctx = _context(browser)
+    page = ctx.new_page()
+    _sign_up(page, site, _name("Gert"), email="gert@example.org")
+    page.goto(f"{site.base}/account/settings?lang=en")
+    expect(page.locator("#s-email")).to_have_value("gert@example.org")
+    expect(page.locator("#s-email-state")).to_contain_text("Not verified yet")
+    page.locator("#notify-form input[name=turn]").check()
+    page.locator("#notify-form input[name=invite]").check()
+    page.locator("#notify-form input[name=digest][value='1']").check()
+    page.locator("#s-language").select_option("de")
+    page.locator("#notify-form button[type=submit]").click()
+    # The page comes back in the chosen language, saying it saved.
+    expect(page.locator("#notify-done")).to_have_text(translations("de").gettext("Saved."))
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page).to_have_url(re.compile(r"/account/settings\?lang=de$"))
+    settings = _me(page)["settings"]
+    assert settings["notify"] == {"turn": True, "start": False, "end": False, "invite": True}
+    assert settings["digest"] is True and settings["language"] == "de"
+    # What was saved is what the page shows when opened again.
+    page.reload()
+    expect(page.locator("#notify-form input[name=turn]")).to_be_checked()
+    expect(page.locator("#notify-form input[name=start]")).not_to_be_checked()
+    expect(page.locator("#notify-form input[name=digest][value='1']")).to_be_checked()
+    # A password changed: the old one is refused, the new one signs in.
+    page.goto(f"{site.base}/account/settings?lang=en")
+    page.locator("#s-old").fill("wrong wrong wrong")
+    page.locator("#s-new").fill("another long secret")
+    page.locator("#password-form button[type=submit]").click()
+    expect(page.locator("#password-error")).to_have_text("The old password is wrong")
+    page.locator("#s-old").fill(PASSWORD)
+    page.locator("#password-form button[type=submit]").click()
+    expect(page.locator("#password-done")).to_have_text("Your password is changed.")
+    ctx.close()
+
+
+def test_the_data_is_downloaded_and_the_account_deleted(site: Server, browser: Browser) -> None:
+    ctx = _context(browser)
+    page = ctx.new_page()
+    name = _name("Hanna")
+    _sign_up(page, site, name)
+    gid = _game(site, ["open", "bot:easy"])
+    page.goto(f"{site.base}/games/{gid}?lang=en")
+    page.locator("button.take").click()
+    expect(page.locator("#resign")).to_be_visible()
+    page.goto(f"{site.base}/account/settings?lang=en")
+    with page.expect_download() as download:
+        page.locator("#s-export").click()
+    exported = json.loads(download.value.path().read_text())
+    assert exported["account"]["name"] == name
+    assert gid in json.dumps(exported["games"])
+    page.locator("#delete summary").click()
+    page.locator("#d-password").fill("not it at all")
+    page.locator("#delete-form button[type=submit]").click()
+    expect(page.locator("#delete-error")).to_have_text("The password is wrong")
+    page.locator("#d-password").fill(PASSWORD)
+    page.locator("#delete-form button[type=submit]").click()
+    expect(page.locator("#notice")).to_have_text("Your account is deleted.")
+    expect(page.locator("#account-link")).to_have_text("Sign in")
+    # The game goes on with the seat as a guest's, under the same name.
+    seat = _summary(site, gid)["seats"][0]
+    assert seat["name"] == name and seat["account"] is False
+    r = httpx.post(f"{site.base}/api/session", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 401
+    ctx.close()
+
+
+def test_the_form_sends_the_time_bank_and_lists_it_in_words(site: Server, browser: Browser) -> None:
+    ctx = _context(browser)
+    page = ctx.new_page()
+    page.goto(f"{site.base}/?lang=en")
+    page.locator("#f-game").select_option("greatwall")
+    page.locator("#f-players").select_option("2")
+    page.locator("select[data-seat='1']").select_option("open")
+    # The clock's other fields wait for a bank.
+    expect(page.locator("#f-increment")).to_be_disabled()
+    page.locator("#f-clock").fill("2")
+    page.locator("#f-clock-unit").select_option("3600")
+    page.locator("#f-increment").fill("30")
+    page.locator("#f-policy").select_option("skip")
+    page.locator("#f-vacation").fill("2")
+    page.locator("button.create").click()
+    expect(page).to_have_url(re.compile(r"/games/[0-9a-f]+$"))
+    gid = page.url.rsplit("/", 1)[1]
+    clock = _summary(site, gid)["clock"]
+    assert (clock["initial"], clock["increment"], clock["policy"]) == (7200, 30, "skip")
+    page.goto(f"{site.base}/?lang=en")
+    listed = page.locator(f"#open li[data-game='{gid}'] .clock-words")
+    expect(listed).to_have_text(
+        "2 hours + 30 seconds per move; turns are skipped when time runs out"
+    )
+    ctx.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "desk"), ("de", "phone"), ("nl", "phone")])
+def test_the_account_pages_have_no_serious_findings_and_fit_a_phone(
+    site: Server, browser: Browser, lang: str, size: str
+) -> None:
+    pytest.importorskip("axe_playwright_python")
+    from web.accessibility import blocking_violations, small_targets
+
+    ctx = _context(browser, PHONE if size == "phone" else DESK)
+    page = ctx.new_page()
+    found: list[str] = []
+
+    def look(what: str) -> None:
+        found.extend(blocking_violations(page, f"{what} ({lang}, {size})"))
+        if size == "phone":
+            found.extend(small_targets(page, f"{what} ({lang}, {size})"))
+            if page.evaluate("document.documentElement.scrollWidth") > PHONE["width"]:
+                found.append(f"{what} ({lang}): scrolls sideways")
+
+    page.goto(f"{site.base}/account?lang={lang}")
+    page.locator("#forgot summary").click()
+    look("sign in")
+    page.goto(f"{site.base}/account/reset?token=abc&lang={lang}")
+    look("a new password")
+    page.goto(f"{site.base}/account?verified=1&lang={lang}")
+    expect(page.locator("#verified")).to_be_visible()
+    _sign_up(page, site, _name("Iris"), email="iris@example.org")
+    page.goto(f"{site.base}/account/settings?lang={lang}")
+    expect(page.locator("#settings")).to_be_visible()
+    page.locator("#delete summary").click()
+    look("settings")
+    page.goto(f"{site.base}/?lang={lang}")
+    look("the lobby signed in")
+    ctx.close()
+    assert not found, "\n".join(found)
