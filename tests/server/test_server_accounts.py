@@ -521,3 +521,17 @@ def test_a_signed_in_request_counts_the_account_active(lite: Server) -> None:
             assert active > time.time() - 60
         finally:
             engine.dispose()
+
+
+def test_a_new_account_speaks_the_language_its_pages_were_shown_in(lite: Server) -> None:
+    with device(lite) as nl, device(lite) as en:
+        r = nl.post(
+            "/api/accounts",
+            json={"name": "Daan", "password": PASSWORD},
+            headers={"Accept-Language": "nl-BE,nl;q=0.9,en;q=0.5"},
+        )
+        assert r.status_code == 201
+        nl.headers["X-CSRF-Token"] = r.json()["csrf"]
+        assert nl.get("/api/me").json()["settings"]["language"] == "nl"
+        sign_up(en, "Emma")
+        assert en.get("/api/me").json()["settings"]["language"] == "en"

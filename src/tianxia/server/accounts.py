@@ -37,7 +37,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tianxia.server.limits import creator_key, origin_allowed
-from tianxia.server.live import seat_names
+from tianxia.server.live import UNAVAILABLE_SENTENCE, seat_names
 from tianxia.server.storage import (
     Store,
     accounts,
@@ -873,7 +873,8 @@ class SessionGuard:
     """Finds the session a request or a websocket carries (into the scope, `SCOPE_KEY`),
     counts the account active, and refuses, 403 with a sentence, any request that changes
     something on a session's authority without the session's CSRF token or from another
-    site's page (Origin). Requests without a session's cookie go on as guests'."""
+    site's page (Origin). Requests without a session's cookie go on as guests'. A session
+    the database cannot be asked for is answered 503, as any failed read."""
 
     def __init__(self, app: ASGIApp, accounts: Accounts) -> None:
         self.app = app
@@ -887,7 +888,15 @@ class SessionGuard:
         cookie = cookie_of(scope["headers"])
         session = None
         if cookie is not None and hub is not None:
-            session = await self.accounts.session(hub, cookie)
+            try:
+                session = await self.accounts.session(hub, cookie)
+            except sa.exc.SQLAlchemyError as e:
+                log.error("a session could not be read: %s", e)
+                if scope["type"] == "http":
+                    await _refuse(send, 503, UNAVAILABLE_SENTENCE, [(b"retry-after", b"5")])
+                else:
+                    await send({"type": "websocket.close", "code": 1011})
+                return
         scope[SCOPE_KEY] = session
         if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
@@ -907,7 +916,9 @@ class SessionGuard:
         await self.app(scope, receive, send)
 
 
-async def _refuse(send: Send, status: int, sentence: str) -> None:
+async def _refuse(
+    send: Send, status: int, sentence: str, more: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
     body = json.dumps({"detail": sentence}).encode()
     await send(
         {
@@ -916,6 +927,7 @@ async def _refuse(send: Send, status: int, sentence: str) -> None:
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", b"%d" % len(body)),
+                *more,
             ],
         }
     )
@@ -1069,6 +1081,17 @@ def _address(request: Request) -> str:
     return creator_key(request.client.host if request.client else "")
 
 
+def _first_settings(request: Request) -> str:
+    """A new account's settings: the language its pages were shown in (the switch's
+    cookie, else the browser's list), so its first mails are in it too."""
+    try:
+        from tianxia.web.i18n import negotiate
+    except ImportError:  # the pages need Babel (extra `server`): no language to follow
+        return "{}"
+    lang = negotiate(None, request.cookies.get("lang"), request.headers.get("accept-language"))
+    return json.dumps({"language": lang}) if lang in ("nl", "de") else "{}"
+
+
 def account_routes() -> APIRouter:
     router = APIRouter()
 
@@ -1110,7 +1133,7 @@ def account_routes() -> APIRouter:
             "password_hash": password_hash,
             "email": email or None,
             "email_verified": False,
-            "settings": "{}",
+            "settings": _first_settings(request),
             "created": now,
             "active": now,
         }
