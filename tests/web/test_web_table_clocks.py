@@ -312,3 +312,25 @@ def test_a_stand_in_past_the_real_clock_is_marked_and_the_player_told_on_return(
     expect(page.locator("#log li .tag.standin").first).to_be_visible()
     away.get_by_role("button", name="Dismiss").click()
     expect(away).to_be_hidden()
+
+
+@pytest.mark.timeout(120)
+def test_clocks_stand_ins_and_links_on_a_phone_are_accessible(
+    site: Server, browser: Browser
+) -> None:
+    from web.accessibility import blocking_violations, small_targets
+
+    gid = _game(site, ["open", "bot:easy"], clock=600)
+    secret = site.join(gid, 0, "Anna")
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    _hold(page, site, gid, {0: secret}, lang="de")
+    _wait_for_my_turn(page)
+    n = page.evaluate("() => (events.get(shown) || []).length")
+    page.evaluate(_STAND_IN, [n])
+    expect(page.locator("#away")).to_contain_text("Während du weg warst")
+    expect(page.locator("#players li.seat0 .tag.standin")).to_have_text("Ersatzbot")
+    expect(page.locator(".link-box.key label")).to_have_text("Dein Schlüssel zu diesem Platz")
+    found = blocking_violations(page, "table (de, phone)")
+    found += small_targets(page, "table (de, phone)")
+    assert not found, "\n".join(found)
+    page.context.close()
