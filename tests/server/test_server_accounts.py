@@ -535,3 +535,12 @@ def test_a_new_account_speaks_the_language_its_pages_were_shown_in(lite: Server)
         assert nl.get("/api/me").json()["settings"]["language"] == "nl"
         sign_up(en, "Emma")
         assert en.get("/api/me").json()["settings"]["language"] == "en"
+
+
+def test_an_address_is_removed_by_null(lite: Server) -> None:
+    with device(lite) as c:
+        sign_up(c, "Bo", email="bo@example.org")
+        assert c.patch("/api/me", json={"settings": {"digest": True}}).status_code == 200
+        assert c.get("/api/me").json()["email"] == "bo@example.org"  # not named: kept
+        assert c.patch("/api/me", json={"email": None}).json()["email"] is None
+        assert c.get("/api/me").json()["email"] is None

@@ -1229,8 +1229,9 @@ def account_routes() -> APIRouter:
             raise HTTPException(401, NOT_SIGNED_IN)
         values: dict[str, Any] = {}
         mail = None
-        if body.email is not None:
-            email = body.email.strip()
+        if "email" in body.model_fields_set:
+            # `null` or "" removes the address.
+            email = (body.email or "").strip()
             if email and (problem := email_problem(email)) is not None:
                 raise HTTPException(422, problem)
             if (email or None) != found["email"]:
