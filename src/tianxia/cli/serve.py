@@ -100,6 +100,33 @@ def serve(
         "quotas and connection caps count (repeat for more). Without it, the "
         "connection's peer is the client and X-Forwarded-For is ignored.",
     ),
+    smtp: str = typer.Option(
+        "",
+        envvar="TIANXIA_SMTP_URL",
+        help="Send mail through this SMTP server: smtp://[user:password@]host[:port] "
+        "(STARTTLS if offered), smtp+starttls://... (STARTTLS required), smtps://... "
+        "(TLS). Without it no mail is sent (docs/server.md, Mail).",
+    ),
+    mail_from: str = typer.Option(
+        "", envvar="TIANXIA_MAIL_FROM", help="The sender of the mail: tianxia@example.org."
+    ),
+    site_url: str = typer.Option(
+        "",
+        envvar="TIANXIA_SITE_URL",
+        help="The site's address as players reach it, for the links in mails "
+        "(default: http://HOST:PORT).",
+    ),
+    mail_delay: float = typer.Option(
+        60.0,
+        min=0.1,
+        help="Seconds a turn mail waits (not sent if the player was active meanwhile), "
+        "and at least between two mails to one account. For tests and operators.",
+    ),
+    mail_digest: float = typer.Option(
+        86400.0,
+        min=1.0,
+        help="Seconds one digest covers (a UTC day); shorter for tests.",
+    ),
 ) -> None:
     """Run the game server: the lobby, the websocket protocol, the database log."""
     try:
@@ -129,6 +156,14 @@ def serve(
                 f"an address or a network (127.0.0.1, 10.0.0.0/8), not {proxy!r}",
                 param_hint="--trusted-proxy",
             ) from None
+    try:
+        from tianxia.server.mail import MailConfigError, mail_config
+
+        mail = mail_config(
+            smtp, mail_from, site_url or f"http://{host}:{port}", mail_delay, mail_digest
+        )
+    except MailConfigError as e:
+        raise typer.BadParameter(str(e), param_hint="--smtp") from None
     url = database or os.environ.get("TIANXIA_DATABASE_URL") or default_url()
     shown = url.split("@")[-1] if "@" in url else url
     try:
@@ -161,7 +196,7 @@ def serve(
         min_clock=min_clock,
     )
     config = uvicorn.Config(
-        create_app(url, bot_pause=bot_pause, limits=limits, holder=holder),
+        create_app(url, bot_pause=bot_pause, limits=limits, holder=holder, mail=mail),
         host=host,
         port=port,
         ws_max_size=64 * 1024,

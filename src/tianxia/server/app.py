@@ -65,6 +65,8 @@ from tianxia.server.live import (
     new_seed,
     row_summary,
 )
+from tianxia.server.mail import Mail, MailConfig
+from tianxia.server.mail import router as mail_routes
 from tianxia.server.storage import (
     LEASE_SECONDS,
     OverQuota,
@@ -198,9 +200,11 @@ def create_app(
     bot_pause: float = 0.0,
     limits: Limits | None = None,
     holder: str | None = None,
+    mail: MailConfig | None = None,
 ) -> FastAPI:
     """The app; `holder`: the lease this process already took (`tianxia serve` takes it
-    before it listens, to refuse with a sentence); without it, start-up takes one."""
+    before it listens, to refuse with a sentence); without it, start-up takes one.
+    `mail`: where and how to send mail (tianxia.server.mail); None: no mail is sent."""
     url = database_url or os.environ.get("TIANXIA_DATABASE_URL") or default_url()
     hooks = Hooks.from_env()
     limits = limits or Limits()
@@ -236,9 +240,15 @@ def create_app(
                 log.warning("%s", e)
         sweeper = asyncio.create_task(_sweep(hub, limits))
         heart = asyncio.create_task(_heartbeat(hub, me))
+        sender = None
+        if mail is not None:
+            hub.mail = Mail(hub, mail, me)
+            sender = asyncio.create_task(hub.mail.run())
         try:
             yield
         finally:
+            if sender is not None:
+                sender.cancel()
             sweeper.cancel()
             heart.cancel()
             with contextlib.suppress(SQLAlchemyError):
@@ -260,6 +270,8 @@ def create_app(
         return api_docs_page(app.openapi_url or "/openapi.json", f"{app.title} API")
 
     per_minute = Window(limits.games_per_minute)
+    app.state.mail = mail
+    app.include_router(mail_routes())
     accounts = Accounts(origins=limits.origins)
     app.state.accounts = accounts
     app.add_middleware(SessionGuard, accounts=accounts)

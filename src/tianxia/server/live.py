@@ -51,6 +51,7 @@ from tianxia.server.ratings import ranking
 from tianxia.server.storage import SEAT_CLOCKS, Conflict, Row, Store
 
 if TYPE_CHECKING:
+    from tianxia.server.mail import Mail
     from tianxia.server.testhooks import Hooks
 
 log = logging.getLogger("tianxia.server")
@@ -583,6 +584,8 @@ class LiveGame:
         for conn in list(self.conns):
             conn.view_owed = True
             conn.wake.set()
+        if self.hub.mail is not None:
+            self.hub.mail.news(self)  # a turn, a start, an end: mail for the accounts in it
 
     async def _sender(self, conn: Connection) -> None:
         hooks = self.hub.hooks
@@ -1331,6 +1334,8 @@ class Hub:
             workers=max(2, bot_processes), reserved=1, processes=bot_processes > 0
         )
         self.bot_pause = bot_pause
+        # The mail of this server (tianxia.server.mail), None when it sends none.
+        self.mail: Mail | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._games: dict[tuple[str, int | None, str], Game] = {}
 

@@ -10,7 +10,8 @@ the harnesses in tests/reliability/ use them.
   Points: ``before_commit`` (the action checked and written, its transaction not yet
   committed), ``after_commit`` (committed, not yet acknowledged), ``after_ack``
   (acknowledged, nobody else told), ``mid_broadcast`` (after a connection was sent its
-  view while another is still owed one).
+  view while another is still owed one), ``mail_claimed`` (a mail claimed, not yet
+  handed to the SMTP server), ``mail_sent`` (handed over, not yet marked sent).
 - ``TIANXIA_TEST_LIE=ack_before_commit`` breaks the promise on purpose: the action is
   acknowledged at once and written a little later, so a kill loses acknowledged
   actions. Only the harness's self-test uses it, to show that it catches loss.
@@ -47,7 +48,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     from tianxia.server.live import LiveGame
 
-POINTS = ("before_commit", "after_commit", "after_ack", "mid_broadcast")
+POINTS = (
+    "before_commit",
+    "after_commit",
+    "after_ack",
+    "mid_broadcast",
+    "mail_claimed",
+    "mail_sent",
+)
 
 
 def _compact(value: Any) -> str:
