@@ -348,3 +348,128 @@ def test_the_account_pages_have_no_serious_findings_and_fit_a_phone(
     look("the lobby signed in")
     ctx.close()
     assert not found, "\n".join(found)
+
+
+# --- with a server that sends mail ------------------------------------------------------
+class _Inbox:
+    """A real SMTP server's handler (aiosmtpd on loopback) that keeps each mail's
+    recipients and text."""
+
+    def __init__(self) -> None:
+        self.mails: list[tuple[list[str], str]] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        import email
+        import email.policy
+
+        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        body = msg.get_body(preferencelist=("plain",))
+        text = body.get_content() if body is not None else ""
+        self.mails.append((list(envelope.rcpt_tos), str(text)))
+        return "250 OK"
+
+    def link(self, address: str, path: str, count: int) -> str:
+        """The `path?token=...` of the `count`th mail to `address` that has one."""
+        import time
+
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            found = [
+                m.group(0)
+                for rcpt, text in list(self.mails)
+                if address in rcpt
+                for m in [re.search(re.escape(path) + r"\?token=[\w\-]+", text)]
+                if m
+            ]
+            if len(found) >= count:
+                return found[count - 1]
+            time.sleep(0.1)
+        raise AssertionError(f"no mail with {path} to {address}: {self.mails}")
+
+
+@pytest.fixture(scope="module")
+def mailing_site(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    controller_module = pytest.importorskip("aiosmtpd.controller")
+    from serving import free_port
+
+    inbox = _Inbox()
+    port = free_port()
+    controller = controller_module.Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    folder = tmp_path_factory.mktemp("mailing")
+    srv = Server(
+        f"sqlite:///{folder / 'tianxia.sqlite3'}",
+        folder,
+        "--games-per-minute",
+        "0",
+        "--smtp",
+        f"smtp://127.0.0.1:{port}",
+        "--mail-from",
+        "Tianxia <tianxia@example.org>",
+        forked=True,
+    )
+    srv.start()
+    try:
+        yield srv, inbox
+    finally:
+        srv.stop()
+        controller.stop()
+
+
+def test_an_address_is_verified_and_a_forgotten_password_reset_by_mail(
+    mailing_site: tuple[Server, _Inbox], browser: Browser
+) -> None:
+    site, inbox = mailing_site
+    ctx = _context(browser)
+    page = ctx.new_page()
+    name = _name("Jet")
+    address = f"{name.lower()}@example.org"
+    _sign_up(page, site, name, email=address)
+    # The verification mail's link lands on the account page, which says so.
+    page.goto(site.base + inbox.link(address, "/account/verify", 1))
+    expect(page.locator("#verified")).to_have_text("Your e-mail address is verified.")
+    page.goto(f"{site.base}/account/settings?lang=en")
+    expect(page.locator("#s-email-state")).to_have_text("Verified.")
+    expect(page.locator("#mail-off")).to_have_count(0)
+    page.locator("#s-signout").click()
+    expect(page.locator("#account-link")).to_have_text("Sign in")
+    # Forgotten: asked by address, a mail comes with a link to a new password.
+    page.goto(f"{site.base}/account?lang=en")
+    page.locator("#forgot summary").click()
+    page.locator("#reset-who").fill(address)
+    page.locator("#reset-ask button[type=submit]").click()
+    expect(page.locator("#reset-sent")).to_contain_text("a mail with a link")
+    page.goto(site.base + inbox.link(address, "/account/reset", 1) + "&lang=en")
+    page.locator("#new-password").fill("a brand new secret")
+    page.locator("#new-password-again").fill("a brand new secreT")
+    page.locator("#reset button[type=submit]").click()
+    expect(page.locator("#reset-error")).to_have_text("The two passwords differ.")
+    page.locator("#new-password-again").fill("a brand new secret")
+    page.locator("#reset button[type=submit]").click()
+    expect(page.locator("#reset-done")).to_have_text("Your password is changed: sign in with it.")
+    # The link is used up; the new password signs in, the old one no longer.
+    assert (
+        httpx.post(
+            f"{site.base}/api/session", json={"name": name, "password": PASSWORD}
+        ).status_code
+        == 401
+    )
+    _sign_in(page, site, name, "a brand new secret")
+    ctx.close()
+
+
+def test_without_mail_the_pages_say_so(site: Server, browser: Browser) -> None:
+    ctx = _context(browser)
+    page = ctx.new_page()
+    page.goto(f"{site.base}/account?lang=en")
+    page.locator("#forgot summary").click()
+    expect(page.locator("#no-mail")).to_contain_text("This server sends no mail")
+    expect(page.locator("#reset-ask")).to_have_count(0)
+    _sign_up(page, site, _name("Kees"), email="kees@example.org")
+    page.goto(f"{site.base}/account/settings?lang=en")
+    expect(page.locator("#mail-off")).to_be_visible()
+    expect(page.locator("#s-email-state")).to_have_text(
+        "Not verified yet. This server sends no mail at present."
+    )
+    expect(page.locator("#s-resend")).to_be_hidden()
+    ctx.close()

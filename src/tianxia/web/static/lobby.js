@@ -368,7 +368,8 @@ function accountGame(g) {
   return {
     id: g.game, game: g.title, seat: g.seat, account: true, status: g.status,
     your_turn: g.your_turn, since: g.since, updated: g.updated, created: g.updated,
-    seats: (g.names || []).map(namedSeat),
+    // An open game's seat named by its label alone ("P2") is a seat nobody has taken.
+    seats: (g.names || []).map((n, i) => (g.status === "open" && n === "P" + (i + 1) ? { kind: "open" } : namedSeat(n))),
   };
 }
 
