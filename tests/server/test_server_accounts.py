@@ -527,12 +527,21 @@ def test_a_new_account_speaks_the_language_its_pages_were_shown_in(lite: Server)
     with device(lite) as nl, device(lite) as en:
         r = nl.post(
             "/api/accounts",
-            json={"name": "Daan", "password": PASSWORD},
+            json={"name": "Daan", "password": PASSWORD, "email": "daan@example.org"},
             headers={"Accept-Language": "nl-BE,nl;q=0.9,en;q=0.5"},
         )
         assert r.status_code == 201
         nl.headers["X-CSRF-Token"] = r.json()["csrf"]
         assert nl.get("/api/me").json()["settings"]["language"] == "nl"
+        # Its mails too: the verification link's mail is in Dutch.
+        [mail] = rows(lite, "SELECT subject, body FROM outbox")
+        assert mail["subject"] == "Tianxia: bevestig je e-mailadres"
+        assert mail["body"].startswith("Hallo Daan,") and "/account/verify?token=" in mail["body"]
+        # Choosing German on the same request as a new address: that mail is in German.
+        change = {"email": "daan@example.net", "settings": {"language": "de"}}
+        assert nl.patch("/api/me", json=change).status_code == 200
+        subjects = {r["subject"] for r in rows(lite, "SELECT subject FROM outbox")}
+        assert "Tianxia: Bestätige deine E-Mail-Adresse" in subjects
         sign_up(en, "Emma")
         assert en.get("/api/me").json()["settings"]["language"] == "en"
 

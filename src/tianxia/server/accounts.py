@@ -1024,25 +1024,18 @@ def _base(request: Request, acc: Accounts) -> str:
     return str(request.base_url).rstrip("/")
 
 
-def _verify_mail(request: Request, acc: Accounts, name: str, email: str) -> Mail:
-    token = _token()
-    link = f"{_base(request, acc)}/account/verify?token={token}"
-    body = (
-        f"Hello {name},\n\nto confirm that this address is yours, open this link within "
-        f"7 days:\n\n{link}\n\nIf you did not give this address to Tianxia, ignore this mail."
-    )
-    return Mail("verify", token, email, "Tianxia: confirm your e-mail address", body)
+def _link_mail(
+    kind: str, request: Request, acc: Accounts, name: str, email: str, settings: str
+) -> Mail:
+    """A verification (`verify`) or reset (`reset`) mail with its link's new token, in
+    the account's language."""
+    from tianxia.web.account_mails import account_mail
 
-
-def _reset_mail(request: Request, acc: Accounts, name: str, email: str) -> Mail:
     token = _token()
-    link = f"{_base(request, acc)}/account/reset?token={token}"
-    body = (
-        f"Hello {name},\n\nsomeone (you, we hope) asked to choose a new password for your "
-        f"Tianxia account. Open this link within an hour to choose one:\n\n{link}\n\n"
-        "If you did not ask for this, ignore this mail: your password stays as it is."
-    )
-    return Mail("reset", token, email, "Tianxia: choose a new password", body)
+    page = "verify" if kind == "verify" else "reset"
+    link = f"{_base(request, acc)}/account/{page}?token={token}"
+    subject, body = account_mail(kind, settings_of(settings)["language"], name, link)
+    return Mail(kind, token, email, subject, body)
 
 
 def _busy() -> HTTPException:
@@ -1126,19 +1119,20 @@ def account_routes() -> APIRouter:
         except Busy:
             raise _busy() from None
         account_id = uuid.uuid4().hex
-        row = {
+        settings = _first_settings(request)
+        row: dict[str, Any] = {
             "id": account_id,
             "name": name,
             "name_key": key,
             "password_hash": password_hash,
             "email": email or None,
             "email_verified": False,
-            "settings": _first_settings(request),
+            "settings": settings,
             "created": now,
             "active": now,
         }
         cookie, session = _new_session(account_id, now)
-        mail = _verify_mail(request, acc, name, email) if email else None
+        mail = _link_mail("verify", request, acc, name, email, settings) if email else None
         if not await hub.storage.run(create_account, hub.storage.store, row, session, mail):
             raise HTTPException(409, f"the name {name!r} is taken")
         content = {
@@ -1237,7 +1231,9 @@ def account_routes() -> APIRouter:
             if (email or None) != found["email"]:
                 values.update(email=email or None, email_verified=False)
                 if email:
-                    mail = _verify_mail(request, acc, found["name"], email)
+                    # In the language the request may be changing too.
+                    said = merged_settings(found["settings"], body.settings or Settings())
+                    mail = _link_mail("verify", request, acc, found["name"], email, said)
         if body.settings is not None:
             values["settings"] = merged_settings(found["settings"], body.settings)
         if values:
@@ -1296,7 +1292,7 @@ def account_routes() -> APIRouter:
             found = await st.read(accounts_by_email, st.store, body.email.strip())  # type: ignore[union-attr]
         for a in found:
             if a["email"] and acc.resets_per_account.take(a["id"], time.monotonic()) is None:
-                mail = _reset_mail(request, acc, a["name"], a["email"])
+                mail = _link_mail("reset", request, acc, a["name"], a["email"], a["settings"])
                 await st.run(queue_reset, st.store, a["id"], mail)
         return {
             "detail": "if an account with a verified address matches, a link to choose a new "
