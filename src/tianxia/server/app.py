@@ -65,7 +65,7 @@ from tianxia.server.live import (
     new_seed,
     row_summary,
 )
-from tianxia.server.mail import Mail, MailConfig
+from tianxia.server.mail import Mail, MailConfig, TokenOnly
 from tianxia.server.mail import router as mail_routes
 from tianxia.server.storage import (
     LEASE_SECONDS,
@@ -275,6 +275,7 @@ def create_app(
     accounts = Accounts(origins=limits.origins)
     app.state.accounts = accounts
     app.add_middleware(SessionGuard, accounts=accounts)
+    app.add_middleware(TokenOnly)
     app.include_router(account_routes())
     app.add_middleware(QuickAnswers, per_minute=per_minute, key_of=creator_key, lobby_key=lobby_key)
     app.add_middleware(BodyLimit, limit=limits.max_body)

@@ -60,6 +60,10 @@ RETRY_MAX = 3600.0
 BATCH = 50
 # How long an unsubscribe link in a mail stays good.
 UNSUBSCRIBE_DAYS = 365
+# Rows sent or given up are deleted this long after they were queued (their news will
+# not come again), once an hour.
+KEEP = 30 * 86400.0
+PRUNE_EVERY = 3600.0
 # Mail that waits for a digest or a retry is looked for at least this often (seconds);
 # a row queued by this process wakes the sender at once.
 POLL = 5.0
@@ -325,6 +329,22 @@ def release_claims(store: Store, me: str) -> int:
         return int(done.rowcount or 0)
 
 
+def prune(store: Store, before: float) -> int:
+    """Delete the rows sent or given up that were queued before `before`, and the
+    unsubscribe keys that ran out."""
+    with store.write() as c:
+        done = c.execute(
+            outbox.delete().where(
+                outbox.c.created < before,
+                sa.or_(outbox.c.sent.is_not(None), outbox.c.dropped.is_not(None)),
+            )
+        )
+        c.execute(
+            tokens.delete().where(tokens.c.purpose == "unsubscribe", tokens.c.expires < time.time())
+        )
+        return int(done.rowcount or 0)
+
+
 def mark(store: Store, done: Sequence[tuple[int, dict[str, Any]]]) -> None:
     """Write each row's outcome (`sent`, `dropped`, a new `send_after`...) and let go of
     its claim, in one transaction."""
@@ -401,10 +421,9 @@ def context(
 
 def new_unsubscribe(store: Store, account_id: str, now: float) -> str:
     """A standing key for one mail's unsubscribe link (kept hashed, as every token), good
-    for `UNSUBSCRIBE_DAYS`; the expired ones are deleted on the way."""
+    for `UNSUBSCRIBE_DAYS` (`prune` deletes it after)."""
     token = secrets.token_urlsafe(24)
     with store.write() as c:
-        c.execute(tokens.delete().where(tokens.c.purpose == "unsubscribe", tokens.c.expires < now))
         c.execute(
             tokens.insert().values(
                 hash=_hash(token),
@@ -711,7 +730,14 @@ class Mail:
         except Exception:
             log.exception("the claims of an earlier server could not be released")
         poll = min(POLL, max(0.05, self.config.delay / 4))
+        pruned = 0.0
         while True:
+            if time.monotonic() - pruned > PRUNE_EVERY:
+                pruned = time.monotonic()
+                try:
+                    await st.run(prune, st.store, time.time() - KEEP)
+                except Exception:
+                    log.exception("old mail could not be deleted")
             try:
                 busy = await self.round()
             except Exception:
@@ -908,6 +934,22 @@ def router() -> APIRouter:
         return HTMLResponse(page(lang, "done", token=""))
 
     return r
+
+
+class TokenOnly:
+    """`/mail/unsubscribe` is answered on its token's authority alone: the session cookie
+    is taken off its requests before the session guard sees them, so the page's button
+    works for a player signed in on that browser (a form cannot carry the CSRF header)
+    and says nothing of any session."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"] == "/mail/unsubscribe":
+            headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"cookie"]
+            scope = {**scope, "headers": headers}
+        await self.app(scope, receive, send)
 
 
 def _language(account: dict[str, Any] | None) -> str:
