@@ -553,3 +553,62 @@ def test_an_address_is_removed_by_null(lite: Server) -> None:
         assert c.get("/api/me").json()["email"] == "bo@example.org"  # not named: kept
         assert c.patch("/api/me", json={"email": None}).json()["email"] is None
         assert c.get("/api/me").json()["email"] is None
+
+
+def test_an_account_holds_a_bounded_number_of_sessions(url: str) -> None:
+    from tianxia.server.accounts import SESSIONS_PER_ACCOUNT, add_session, session_row
+    from tianxia.server.storage import Store, accounts, migrate
+
+    migrate(url)
+    store = Store(url)
+    try:
+        with store.write() as c:
+            c.execute(
+                accounts.insert().values(
+                    id="a1",
+                    name="Kai",
+                    name_key="kai",
+                    password_hash="x",
+                    email_verified=False,
+                    settings="{}",
+                    created=0.0,
+                    active=0.0,
+                )
+            )
+        now = 1_000_000.0
+        # One session that has ended, then more than an account may hold.
+        add_session(store, _session("old", now - 100, expires=now - 1))
+        for i in range(SESSIONS_PER_ACCOUNT + 5):
+            add_session(store, _session(f"s{i:03d}", now + i))
+        with store.read() as c:
+            kept = [r[0] for r in c.execute(sa.text("SELECT id_hash FROM sessions")).all()]
+        assert len(kept) == SESSIONS_PER_ACCOUNT
+        assert "old" not in kept and "s000" not in kept  # the least recently used went
+        assert session_row(store, f"s{SESSIONS_PER_ACCOUNT + 4:03d}", now) is not None
+    finally:
+        store.close()
+
+
+def _session(h: str, now: float, expires: float | None = None) -> dict[str, Any]:
+    end = now + 3600 if expires is None else expires
+    return {
+        "id_hash": h,
+        "account_id": "a1",
+        "csrf": "c",
+        "created": now,
+        "seen": now,
+        "expires": end,
+    }
+
+
+def test_verification_mails_of_an_account_are_bounded(lite: Server) -> None:
+    with device(lite) as c:
+        sign_up(c, "Fang")
+        answers = [
+            c.patch("/api/me", json={"email": f"fang{i}@example.org"}).status_code for i in range(6)
+        ]
+        assert answers == [200] * 5 + [429]
+        assert len(rows(lite, "SELECT id FROM outbox WHERE kind = 'verify'")) == 5
+        assert (
+            c.get("/api/me").json()["email"] == "fang4@example.org"
+        )  # the refused changed nothing

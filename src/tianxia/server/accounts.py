@@ -95,6 +95,11 @@ FAILURE_DELAY_MAX = 300.0
 SIGNUPS_PER_HOUR = 20
 RESETS_PER_HOUR = 10
 RESETS_PER_ACCOUNT_HOUR = 3
+# Verification mails one account may have sent in an hour (each new address sends one).
+VERIFY_PER_ACCOUNT_HOUR = 5
+# Sessions one account holds at once (devices signed in); a new one ends the least
+# recently used beyond.
+SESSIONS_PER_ACCOUNT = 50
 # Keys each of those counters remembers at once (an attacker's many addresses and names
 # cost it at most this much memory).
 COUNTER_KEYS = 100_000
@@ -321,7 +326,24 @@ def accounts_by_email(store: Store, email: str) -> list[dict[str, Any]]:
 
 
 def add_session(store: Store, session: dict[str, Any]) -> None:
+    """A new session of an account; its ended sessions are deleted, and beyond
+    `SESSIONS_PER_ACCOUNT` the least recently used end (a stranger who knows one
+    password cannot fill the table by signing in again and again)."""
+    account_id = session["account_id"]
     with store.write() as c:
+        c.execute(
+            sessions.delete().where(
+                sessions.c.account_id == account_id, sessions.c.expires <= session["created"]
+            )
+        )
+        kept = c.execute(
+            sa.select(sessions.c.id_hash)
+            .where(sessions.c.account_id == account_id)
+            .order_by(sessions.c.seen.desc(), sessions.c.id_hash)
+            .offset(SESSIONS_PER_ACCOUNT - 1)
+        ).all()
+        if kept:
+            c.execute(sessions.delete().where(sessions.c.id_hash.in_([r[0] for r in kept])))
         c.execute(sessions.insert().values(**session))
 
 
@@ -802,6 +824,7 @@ class Accounts:
     signups: Hourly = field(default_factory=lambda: Hourly(SIGNUPS_PER_HOUR))
     resets: Hourly = field(default_factory=lambda: Hourly(RESETS_PER_HOUR))
     resets_per_account: Hourly = field(default_factory=lambda: Hourly(RESETS_PER_ACCOUNT_HOUR))
+    verifications: Hourly = field(default_factory=lambda: Hourly(VERIFY_PER_ACCOUNT_HOUR))
     cache: OrderedDict[str, Session] = field(default_factory=OrderedDict)
     background: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -1231,6 +1254,14 @@ def account_routes() -> APIRouter:
             if (email or None) != found["email"]:
                 values.update(email=email or None, email_verified=False)
                 if email:
+                    wait = acc.verifications.take(s.account_id, time.monotonic())
+                    if wait is not None:
+                        raise HTTPException(
+                            429,
+                            f"this account has been sent {VERIFY_PER_ACCOUNT_HOUR} verification "
+                            f"mails in the last hour: try again in {math.ceil(wait)} s",
+                            headers={"Retry-After": str(math.ceil(wait))},
+                        )
                     # In the language the request may be changing too.
                     said = merged_settings(found["settings"], body.settings or Settings())
                     mail = _link_mail("verify", request, acc, found["name"], email, said)
