@@ -153,6 +153,13 @@ def test_a_wrong_password_is_said_in_dutch(site: Server, browser: Browser) -> No
     taken = translations("nl").gettext("the name '{name}' is taken").format(name=name.upper())
     expect(page.locator("#signup-error")).to_have_text(taken[0].upper() + taken[1:])
     assert page.url.endswith("/account?lang=nl")
+    # An account made on a Dutch page gets its mails in Dutch, and the page stays Dutch.
+    fresh = _name("Cor")
+    page.locator("#up-name").fill(fresh)
+    page.locator("#signup button[type=submit]").click()
+    expect(page.locator("#account-link")).to_have_text(fresh)
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    assert _me(page)["settings"]["language"] == "nl"
     ctx.close()
 
 
@@ -473,3 +480,62 @@ def test_without_mail_the_pages_say_so(site: Server, browser: Browser) -> None:
     )
     expect(page.locator("#s-resend")).to_be_hidden()
     ctx.close()
+
+
+# --- every word through a catalogue -------------------------------------------------------
+@pytest.fixture(scope="module")
+def pseudo(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    folder = tmp_path_factory.mktemp("pseudo-accounts")
+    srv = Server(
+        f"sqlite:///{folder / 'tianxia.sqlite3'}",
+        folder,
+        env={"TIANXIA_PSEUDO_LOCALE": "1"},
+        forked=True,
+    )
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def test_the_account_pages_show_only_translated_words(pseudo: Server, browser: Browser) -> None:
+    """In the pseudo-locale every string is wrapped in markers: a word outside them on an
+    account page, a refusal of the server or the signed-in lobby never went through a
+    catalogue (tests/web/test_web_pseudo.py)."""
+    from web.test_web_pseudo import ALLOWED, NAME, _check, _report
+
+    ctx = _context(browser)
+    page = ctx.new_page()
+    wrong: list[str] = []
+    page.goto(f"{pseudo.base}/account?lang=xx")
+    expect(page.locator("html")).to_have_attribute("lang", "xx")
+    page.locator("#forgot summary").click()
+    page.locator("#in-name").fill(NAME)
+    page.locator("#in-password").fill("not the password")
+    page.locator("#signin button[type=submit]").click()
+    expect(page.locator("#signin-error")).not_to_be_empty()
+    wrong += _check(page, "sign in", ALLOWED)
+    page.goto(f"{pseudo.base}/account/reset?token=x")
+    page.locator("#new-password").fill("one long password")
+    page.locator("#new-password-again").fill("another long one")
+    page.locator("#reset button[type=submit]").click()
+    expect(page.locator("#reset-error")).not_to_be_empty()
+    wrong += _check(page, "a new password", ALLOWED)
+    page.goto(f"{pseudo.base}/account")
+    page.locator("#up-name").fill(NAME)
+    page.locator("#up-password").fill(PASSWORD)
+    page.locator("#up-email").fill("anna@example.org")
+    page.locator("#signup button[type=submit]").click()
+    expect(page.locator("#notice")).to_be_visible()
+    wrong += _check(page, "the lobby signed in", ALLOWED | {"Tianxia"})
+    page.goto(f"{pseudo.base}/account/settings")
+    expect(page.locator("#settings")).to_be_visible()
+    page.locator("#delete summary").click()
+    page.locator("#s-old").fill("wrong wrong wrong")
+    page.locator("#s-new").fill("another long secret")
+    page.locator("#password-form button[type=submit]").click()
+    expect(page.locator("#password-error")).not_to_be_empty()
+    wrong += _check(page, "settings", ALLOWED)
+    ctx.close()
+    _report(wrong)

@@ -26,15 +26,15 @@ async function claimThisBrowsersSeats() {
   return Number(r.claimed) || 0;
 }
 
-// The language the account chose, for the pages too: the language switch's cookie.
-function useLanguage(lang) {
-  if (!lang || lang === window.LANG) return;
-  document.cookie = `lang=${encodeURIComponent(lang)}; path=/; max-age=${365 * 24 * 3600}; samesite=lax`;
-}
+const LANGS = ["en", "nl", "de"];
 
-async function afterSigningIn(reply) {
+async function afterSigningIn(reply, signedUp) {
   Account.signedIn(reply);
-  const me = await Account.me(true);
+  // A new account's mails speak the language its player signed up in.
+  if (signedUp && LANGS.includes(window.LANG)) {
+    try { await api("/api/me", { settings: { language: window.LANG } }, "PATCH"); } catch { /* the default stays */ }
+  }
+  await Account.me(true);
   let claimed = null;
   try { claimed = await claimThisBrowsersSeats(); } catch { claimed = null; }
   const said = [t("Signed in as {name}.", { name: reply.name })];
@@ -42,7 +42,6 @@ async function afterSigningIn(reply) {
     said.push(tn("{n} seat this browser held is now your account's.", "{n} seats this browser held are now your account's.", claimed, { n: claimed }));
   }
   tellNextPage(said.join(" "));
-  if (me && me.settings) useLanguage(me.settings.language);
   location.href = nextPage();
 }
 
@@ -83,7 +82,7 @@ if ($("signup")) {
     if (password.length < 8) throw new Error(t("The password needs at least 8 characters."));
     const body = { name, password };
     if (email) body.email = email;
-    await afterSigningIn(await api("/api/accounts", body));
+    await afterSigningIn(await api("/api/accounts", body), true);
   });
 }
 
