@@ -137,6 +137,9 @@ def test_the_same_games_on_two_devices_your_turn_first(server: Server) -> None:
         assert wrong.status_code == nobody.status_code == 401
         assert wrong.json()["detail"] == nobody.json()["detail"]
         assert sign_in(laptop, "wei").status_code == 200  # the name in any case
+        # Signing in again on one browser replaces its session, not adds one.
+        assert sign_in(laptop, "Wei").status_code == 200
+        assert len(rows(server, "SELECT id_hash FROM sessions")) == 2
 
         # Three games joined on the phone: two running, one still open.
         ids = [create(server.base, "greatwall", 2, ["open", "open"])["id"] for _ in range(3)]

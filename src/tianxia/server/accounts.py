@@ -325,12 +325,15 @@ def accounts_by_email(store: Store, email: str) -> list[dict[str, Any]]:
         return [dict(r) for r in rows]
 
 
-def add_session(store: Store, session: dict[str, Any]) -> None:
-    """A new session of an account; its ended sessions are deleted, and beyond
-    `SESSIONS_PER_ACCOUNT` the least recently used end (a stranger who knows one
-    password cannot fill the table by signing in again and again)."""
+def add_session(store: Store, session: dict[str, Any], replaces: str | None = None) -> None:
+    """A new session of an account, in place of the browser's session `replaces` (if
+    any); the account's ended sessions are deleted, and beyond `SESSIONS_PER_ACCOUNT`
+    the least recently used end (a stranger who knows one password cannot fill the
+    table by signing in again and again)."""
     account_id = session["account_id"]
     with store.write() as c:
+        if replaces is not None:
+            c.execute(sessions.delete().where(sessions.c.id_hash == replaces))
         c.execute(
             sessions.delete().where(
                 sessions.c.account_id == account_id, sessions.c.expires <= session["created"]
@@ -1195,7 +1198,12 @@ def account_routes() -> APIRouter:
             raise HTTPException(401, WRONG)
         acc.failures.forget(keys[1])
         cookie, session = _new_session(found["id"], time.time())
-        await hub.storage.run(add_session, hub.storage.store, session)
+        # The browser's session before, if any, ends: one browser, one session.
+        before = session_of(request)
+        replaces = before.id_hash if before is not None else None
+        await hub.storage.run(add_session, hub.storage.store, session, replaces)
+        if replaces is not None:
+            acc.cache.pop(replaces, None)
         content = {"id": found["id"], "name": found["name"], "csrf": session["csrf"]}
         return _signed_in_response(request, content, 200, cookie)
 
