@@ -299,3 +299,18 @@ def test_a_running_bank_goes_on_from_the_turns_start_across_a_kill(quick: Server
     assert clock["seats"][0]["bank"] < 40.0 - 1.0
     assert clock["seats"][0]["running"] is True
     p.close()
+
+
+def test_hellos_during_a_turn_do_not_hold_its_clock_back(quick: Server) -> None:
+    # A page's hello used to start the turn's wait again while the view kept the first
+    # deadline: a page reloading (or a spectator arriving) every few tenths of a second
+    # kept a stand-in from ever coming, and a half-minute clock ran for a minute.
+    g = create(quick.base, "greatwall", 2, ["open", "bot:random"], clock=1.0)
+    join(quick.base, g["id"], 0)
+    watcher = Player(quick.base, g["id"])
+    deadline = time.monotonic() + 30
+    while not stand_in_events(watcher, 0):
+        assert time.monotonic() < deadline, "the hellos held the clock back"
+        Player(quick.base, g["id"]).close()
+        watcher.drain(0.2)
+    watcher.close()

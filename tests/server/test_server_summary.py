@@ -36,6 +36,16 @@ def _browser_view(base: str, game_id: str, secret: str | None, lang: str) -> dic
         p.close()
 
 
+def _anne(base: str, game_id: str, seat: int) -> str:
+    """Anne, signed up, takes `seat` (ratings are accounts'); the seat's secret."""
+    with httpx.Client(base_url=base, timeout=60) as c:
+        r = c.post("/api/accounts", json={"name": "Anne", "password": "correct horse battery"})
+        if r.status_code == 409:  # signed up by an earlier game of the test
+            r = c.post("/api/session", json={"name": "Anne", "password": "correct horse battery"})
+        c.headers["X-CSRF-Token"] = r.json()["csrf"]
+        return str(c.post(f"/api/games/{game_id}/join", json={"seat": seat}).json()["secret"])
+
+
 def _rated(base: str, game_id: str) -> list[dict[str, Any]]:
     for _ in range(100):  # written just after the last move's view
         changes: list[dict[str, Any]] | None = httpx.get(f"{base}/api/games/{game_id}").json()[
@@ -51,7 +61,7 @@ def test_rating_changes_are_kept_with_the_game_and_shown_after_a_restart(
     server: Server,
 ) -> None:
     g = create(server.base, "greatwall", 3, ["open", "bot:random", "bot:random"])
-    secret = join(server.base, g["id"], 0, player="anne-browser", name="Anne")
+    secret = _anne(server.base, g["id"], 0)
     play_to_the_end([Player(server.base, g["id"], secret)], random.Random(11))
     changes = _rated(server.base, g["id"])
     assert [c["seat"] for c in changes] == [0, 1, 2]
@@ -88,7 +98,7 @@ def test_an_unrated_game_says_so_after_a_restart_too(server: Server) -> None:
 def test_bots_of_one_strength_are_named_apart_everywhere(server: Server) -> None:
     g = create(server.base, "greatwall", 4, ["open", "bot:easy", "bot:random", "bot:easy"])
     gid = g["id"]
-    secret = join(server.base, gid, 0, player="anne-browser", name="Anne")
+    secret = _anne(server.base, gid, 0)
     names = [s["name"] for s in httpx.get(f"{server.base}/api/games/{gid}").json()["seats"]]
     # A letter, in seat order, only where a strength holds several seats.
     assert names == ["Anne", "easy bot A", "bot (random)", "easy bot B"]

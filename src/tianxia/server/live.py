@@ -748,10 +748,11 @@ class LiveGame:
             values["status"] = status
         now = time.time()
         clocks = self._charged(seat, own, now)
-        if self.clock is not None:
-            values["turn_since"] = now
-            if clocks:
-                values[SEAT_CLOCKS] = clocks
+        # Every game keeps when the seat to move got the move (a clock runs from it; a
+        # player's list of games puts the longest waiting first by it).
+        values["turn_since"] = now
+        if clocks:
+            values[SEAT_CLOCKS] = clocks
         st = self.hub.storage
         hooks = self.hub.hooks
         if hooks is not None and hooks.ack_before_commit:
@@ -813,10 +814,9 @@ class LiveGame:
         a skipped turn."""
         if own or stand_in:
             self.marks[seq] = (seat, stand_in)
-        if self.clock is not None:
-            self.row["turn_since"] = now
-            for who, values in clocks.items():
-                self.seats[who].update(values)
+        self.row["turn_since"] = now
+        for who, values in clocks.items():
+            self.seats[who].update(values)
         if seat in self.skipping and self.table.to_move() != seat:
             # The skipped turn is over: the seat's clock runs again at its next one.
             self.skipping.discard(seat)
@@ -990,18 +990,18 @@ class LiveGame:
         """Start the clock of the seat to decide, unless it already runs for this turn
         (a page's hello, a chat line or a refused action must not give anyone more
         time), or stop it if no clock runs now."""
+        if self.row.get("turn_since") is None and self.status == "running":
+            # The game has just started (its last seat taken), or was stored before
+            # games kept the turn's start: the first seat's turn (and clock) starts now.
+            now = time.time()
+            self.row["turn_since"] = now
+            self._write_soon(self.hub.storage.store.set_values, self.id, {"turn_since": now})
         seat = self.running_seat()
         if seat is None:
             if self.clock_task is not None and not self.clock_task.done():
                 self.clock_task.cancel()
             self.clock_for = None
             return
-        if self.row.get("turn_since") is None:
-            # The game has just started (its last seat taken), or was stored before
-            # clocks kept the turn's start: the first seat's clock starts now.
-            now = time.time()
-            self.row["turn_since"] = now
-            self._write_soon(self.hub.storage.store.set_values, self.id, {"turn_since": now})
         key = (self.table.seq, seat)
         if self.clock_for == key and self.clock_task is not None and not self.clock_task.done():
             return

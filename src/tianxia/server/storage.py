@@ -488,9 +488,9 @@ def new_game_rows(
         "increment": increment if timed else None,
         "clock_policy": clock_policy if timed else None,
         "vacation": vacation if timed else None,
-        # A game that starts at once starts its first seat's clock now; one with open
-        # seats when the last is taken.
-        "turn_since": now if timed and status == "running" else None,
+        # A game that starts at once starts its first seat's turn (and clock) now; one
+        # with open seats when the last is taken.
+        "turn_since": now if status == "running" else None,
         "created": now,
         "updated": now,
         "rated": False,
