@@ -114,7 +114,8 @@ i18n: $(STAMP)
 
 # The browser's pictures in docs/screenshots/, taken by its tests.
 screenshots: $(STAMP) system-deps
-	TIANXIA_SCREENSHOTS=1 $(BIN)/python -m pytest -q -m "" tests/web/test_web_screenshots.py
+	TIANXIA_SCREENSHOTS=1 $(BIN)/python -m pytest -q -m "" tests/web/test_web_screenshots.py \
+	  tests/web/test_web_accounts.py::test_pictures_of_the_account_pages
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build $(NATIVE)

@@ -227,6 +227,27 @@ def test_an_invitation_by_name_from_the_form_is_accepted_in_the_lobby(
     ctx.close()
 
 
+def test_a_hotseat_game_signed_in_seats_the_account_and_the_others_as_guests(
+    site: Server, browser: Browser
+) -> None:
+    ctx = _context(browser)
+    page = ctx.new_page()
+    name = _name("Nora")
+    _sign_up(page, site, name)
+    page.locator("#f-game").select_option("greatwall")
+    page.locator("#f-players").select_option("2")
+    page.locator("select[data-seat='1']").select_option("me")
+    # The account's seat is under its name; the other person gives theirs.
+    expect(page.locator("input[data-name='0']")).to_have_value(name)
+    expect(page.locator("input[data-name='0']")).not_to_be_editable()
+    page.locator("input[data-name='1']").fill("Olaf")
+    page.locator("button.create").click()
+    expect(page).to_have_url(re.compile(r"/games/[0-9a-f]+$"))
+    seats = _summary(site, page.url.rsplit("/", 1)[1])["seats"]
+    assert [(s["name"], s["account"]) for s in seats] == [(name, True), ("Olaf", False)]
+    ctx.close()
+
+
 def test_settings_are_saved_and_the_language_follows(site: Server, browser: Browser) -> None:
     ctx = _context(browser)
     page = ctx.new_page()
@@ -539,3 +560,55 @@ def test_the_account_pages_show_only_translated_words(pseudo: Server, browser: B
     wrong += _check(page, "settings", ALLOWED)
     ctx.close()
     _report(wrong)
+
+
+# --- pictures for docs/web.md --------------------------------------------------------------
+@pytest.mark.slow
+def test_pictures_of_the_account_pages(site: Server, browser: Browser, tmp_path: Any) -> None:
+    """The sign-in page at a desk, the settings on a phone in Dutch, and the lobby's
+    invitations and my games signed in; written to docs/screenshots/ under
+    `make screenshots` (TIANXIA_SCREENSHOTS=1)."""
+    import os
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+    def keep(png: bytes, name: str) -> None:
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+        (tmp_path / name).write_bytes(png)
+        if os.environ.get("TIANXIA_SCREENSHOTS") == "1":
+            (docs / name).write_bytes(png)
+
+    host, name = "Li Wei", "Mei"
+    ctx = _context(browser)
+    page = ctx.new_page()
+    page.goto(f"{site.base}/account?lang=en")
+    keep(page.screenshot(), "web-account.png")
+    httpx.post(f"{site.base}/api/accounts", json={"name": host, "password": PASSWORD})
+    _sign_up(page, site, name, email="mei@example.org")
+    for game, seats in (("greatwall", ["open", "bot:easy"]), ("mandarin", ["open", "bot:easy"])):
+        gid = _game(site, seats, game)
+        page.goto(f"{site.base}/games/{gid}?lang=en")
+        page.locator("button.take").click()
+        expect(page.locator("#resign")).to_be_visible()
+    with httpx.Client(base_url=site.base) as li:
+        csrf = li.post("/api/session", json={"name": host, "password": PASSWORD}).json()["csrf"]
+        g = li.post(
+            "/api/games",
+            json={"game": "emperor", "players": 2, "seats": ["open", f"invite:{name}"]},
+            headers={"x-csrf-token": csrf},
+        ).json()
+        li.post(f"/api/games/{g['id']}/join", json={"seat": 0}, headers={"x-csrf-token": csrf})
+    page.goto(f"{site.base}/?lang=en")
+    expect(page.locator("#invitations li")).to_have_count(1)
+    expect(page.locator("#next-game")).to_be_visible()
+    page.locator("#invitations-box").scroll_into_view_if_needed()
+    keep(page.screenshot(), "web-lobby-my-games.png")
+    ctx.close()
+    phone = _context(browser, PHONE)
+    page = phone.new_page()
+    _sign_in(page, site, name)
+    page.goto(f"{site.base}/account/settings?lang=nl")
+    expect(page.locator("#settings")).to_be_visible()
+    keep(page.screenshot(full_page=True), "web-settings-phone.png")
+    phone.close()

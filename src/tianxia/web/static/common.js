@@ -160,14 +160,18 @@ const Account = {
 // Every request of a page that changes something goes through here: when a session may
 // exist it carries the session's token (`X-CSRF-Token`), which another site's forged
 // request cannot know, so the server takes it as the player's own.
-async function request(method, path, body) {
+// `asGuest`: sent without the session's cookie, as a guest's request (a hotseat game's
+// other people, at the signed-in player's device).
+async function request(method, path, body, asGuest) {
   const headers = {};
   if (body !== undefined) headers["content-type"] = "application/json";
-  if (method !== "GET" && Account.maybe()) {
+  if (method !== "GET" && Account.maybe() && !asGuest) {
     if (!Account.csrf) await Account.me();
     if (Account.csrf) headers["x-csrf-token"] = Account.csrf;
   }
-  return fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  if (asGuest) init.credentials = "omit";
+  return fetch(path, init);
 }
 
 // The server speaks English; the sentences it refuses an account's request with are
@@ -216,8 +220,8 @@ function refusalText(r, data) {
   return typeof why === "string" && why ? serverSentence(why) : r.statusText;
 }
 
-async function api(path, body, method) {
-  const r = await request(method || (body === undefined ? "GET" : "POST"), path, body);
+async function api(path, body, method, asGuest) {
+  const r = await request(method || (body === undefined ? "GET" : "POST"), path, body, asGuest);
   const data = await r.json().catch(() => ({}));
   if (!r.ok) {
     const e = new Error(refusalText(r, data));

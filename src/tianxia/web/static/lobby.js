@@ -101,10 +101,14 @@ function fillSeats() {
 // Every seat played at this device asks for its own name: the hand-over screen, the
 // board and the log name the person whose turn it is. A seat kept for an invited player
 // asks for that player's account name.
+// Signed in, the first seat marked "me" is the account's, under its name.
+let accountName = "";
 function showNames() {
   const mine = [...fSeats.querySelectorAll(".seat-row")].filter((row) => row.querySelector("select").value === "me");
   for (const row of fSeats.querySelectorAll(".seat-row")) {
     const input = row.querySelector("input");
+    input.readOnly = Boolean(accountName) && row === mine[0];
+    if (input.readOnly) input.value = accountName;
     const invite = row.querySelector("select").value === "invite";
     const label = "P" + (Number(input.dataset.name) + 1);
     input.hidden = !mine.includes(row) && !invite;
@@ -115,8 +119,8 @@ function showNames() {
   }
 }
 
-async function joinAs(gameId, seat, name) {
-  const r = await api(`/api/games/${gameId}/join`, { seat, name, player: Me.player() });
+async function joinAs(gameId, seat, name, asGuest) {
+  const r = await api(`/api/games/${gameId}/join`, { seat, name, player: Me.player() }, "POST", asGuest);
   Me.keep(gameId, r.seat, r.secret);
 }
 
@@ -124,7 +128,10 @@ async function create(game, players, options, plan, names, clock) {
   const seats = plan.map((p, s) => (p === "me" ? "open" : p === "invite" ? "invite:" + names[s] : p));
   const g = await api("/api/games", { game, players, options, seats, ...(clock || {}) });
   // Seats marked "me" are taken by this browser: several of them make a hotseat game.
-  for (let s = 0; s < plan.length; s++) if (plan[s] === "me") await joinAs(g.id, s, names[s]);
+  // Signed in, the first is the account's seat; the others of a hotseat game are the
+  // other people at this device, guests under the names given.
+  const first = plan.indexOf("me");
+  for (let s = 0; s < plan.length; s++) if (plan[s] === "me") await joinAs(g.id, s, names[s], s !== first);
   location.href = `/games/${g.id}`;
 }
 
@@ -206,7 +213,8 @@ form.addEventListener("submit", async (ev) => {
   }
   const rows = [...fSeats.querySelectorAll(".seat-row")];
   const plan = rows.map((row) => row.querySelector("select").value);
-  const names = rows.map((row, s) => row.querySelector("input").value.trim() || (s === plan.indexOf("me") && Me.name()) || "P" + (s + 1));
+  const me = await Account.me();
+  const names = rows.map((row, s) => (me && s === plan.indexOf("me") ? me.name : "") || row.querySelector("input").value.trim() || (s === plan.indexOf("me") && Me.name()) || "P" + (s + 1));
   const people = names.filter((_, s) => plan[s] === "me");
   if (new Set(people).size !== people.length) {
     error.textContent = t("Each seat played at this device needs a name of its own.");
@@ -436,6 +444,10 @@ document.getElementById("next-game").addEventListener("click", () => {
 
 async function refresh() {
   const [all, { me, mine }] = await Promise.all([listed("/api/games"), myGames()]);
+  if ((me ? me.name : "") !== accountName) {
+    accountName = me ? me.name : "";
+    showNames();
+  }
   document.getElementById("mine-guest").hidden = Boolean(me);
   showInvitations(me);
   showNextGame(mine);
