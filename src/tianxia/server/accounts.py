@@ -489,9 +489,25 @@ def _names_of(c: Connection, ids: Sequence[str]) -> dict[str, list[dict[str, Any
     return out
 
 
+def me_of(
+    store: Store, account_id: str
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]], list[dict[str, Any]]]:
+    """The account, its games and its invitations, read in one snapshot."""
+    with store.snapshot() as c:
+        row = c.execute(sa.select(accounts).where(accounts.c.id == account_id)).mappings().first()
+        if row is None:
+            return None, [], []
+        return dict(row), _games(c, account_id, MY_GAMES), _invitations(c, account_id, MY_GAMES)
+
+
 def games_of(store: Store, account_id: str, limit: int = MY_GAMES) -> list[dict[str, Any]]:
     """The account's seats: its turn first (longest waiting first), then running, open,
     finished games (the last changed first), at most `limit`."""
+    with store.snapshot() as c:
+        return _games(c, account_id, limit)
+
+
+def _games(c: Connection, account_id: str, limit: int) -> list[dict[str, Any]]:
     turn = _your_turn()
     group = sa.case(
         (turn, 0), (games.c.status == "running", 1), (games.c.status == "open", 2), else_=3
@@ -514,9 +530,8 @@ def games_of(store: Store, account_id: str, limit: int = MY_GAMES) -> list[dict[
         .order_by(group, order, games.c.id, seats.c.seat)
         .limit(limit)
     )
-    with store.snapshot() as c:
-        rows = [dict(r) for r in c.execute(query).mappings()]
-        names = _names_of(c, sorted({r["game_id"] for r in rows}))
+    rows = [dict(r) for r in c.execute(query).mappings()]
+    names = _names_of(c, sorted({r["game_id"] for r in rows}))
     return [
         {
             "game": r["game_id"],
@@ -536,6 +551,11 @@ def games_of(store: Store, account_id: str, limit: int = MY_GAMES) -> list[dict[
 def invitations_of(store: Store, account_id: str, limit: int = MY_GAMES) -> list[dict[str, Any]]:
     """Open seats kept for the account, the newest game first; `by` names the first
     other account seated at the game (its creator, as a rule), if any."""
+    with store.snapshot() as c:
+        return _invitations(c, account_id, limit)
+
+
+def _invitations(c: Connection, account_id: str, limit: int) -> list[dict[str, Any]]:
     query = (
         sa.select(seats.c.game_id, seats.c.seat, games.c.game, games.c.created)
         .join(games, games.c.id == seats.c.game_id)
@@ -543,9 +563,8 @@ def invitations_of(store: Store, account_id: str, limit: int = MY_GAMES) -> list
         .order_by(games.c.created.desc(), games.c.id, seats.c.seat)
         .limit(limit)
     )
-    with store.snapshot() as c:
-        rows = [dict(r) for r in c.execute(query).mappings()]
-        others = _names_of(c, sorted({r["game_id"] for r in rows}))
+    rows = [dict(r) for r in c.execute(query).mappings()]
+    others = _names_of(c, sorted({r["game_id"] for r in rows}))
     out = []
     for r in rows:
         by = next(
@@ -1227,11 +1246,9 @@ def account_routes() -> APIRouter:
         open, finished games, the last changed first; at most 200) and its invitations."""
         hub, s = _hub(request), signed_in(request)
         st = hub.storage
-        found = await st.read(account_by_id, st.store, s.account_id)
+        found, mine, invited = await st.read(me_of, st.store, s.account_id)
         if found is None:
             raise HTTPException(401, NOT_SIGNED_IN)
-        mine = await st.read(games_of, st.store, s.account_id)
-        invited = await st.read(invitations_of, st.store, s.account_id)
         return {
             "id": found["id"],
             "name": found["name"],
