@@ -60,6 +60,9 @@ RETRY_MAX = 3600.0
 BATCH = 50
 # How long an unsubscribe link in a mail stays good.
 UNSUBSCRIBE_DAYS = 365
+# News that could have gone out this long ago and did not (a server without SMTP served
+# the database meanwhile) is stale: dropped, not sent late.
+STALE = 86400.0
 # Rows sent or given up are deleted this long after they were queued (their news will
 # not come again), once an hour.
 KEEP = 30 * 86400.0
@@ -531,6 +534,9 @@ def decide(rows: list[dict[str, Any]], ctx: Context, config: MailConfig, now: fl
     seen: set[tuple[str, str | None]] = set()
     for r in claimed:
         if r["kind"] == "digest":
+            continue
+        if now - r["send_after"] > STALE:
+            decision.outcomes.append((r["id"], {"dropped": "stale"}))
             continue
         if not wants(settings, r["kind"]):
             decision.outcomes.append((r["id"], {"dropped": "off"}))
