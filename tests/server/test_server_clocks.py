@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from server.client import Player, create, join
 from server.conftest import NO_QUOTAS
 from serving import Server
+from tianxia.server.clocks import Clock, spend
 
 MIN_CLOCK = "0.3"
 
@@ -314,3 +315,31 @@ def test_hellos_during_a_turn_do_not_hold_its_clock_back(quick: Server) -> None:
         Player(quick.base, g["id"]).close()
         watcher.drain(0.2)
     watcher.close()
+
+
+def test_a_client_cannot_pose_as_a_stand_in(server: Server) -> None:
+    g = create(server.base, "greatwall", 2, ["open", "bot:random"])
+    p = Player(server.base, g["id"], join(server.base, g["id"], 0))
+    wait_for(p, lambda p: p.my_turn())
+    seq = p.view["seq"]
+    reply = p.act(p.view["legal"][0]["action"], action_id=f"stand-in:{seq + 1}")
+    assert reply["type"] == "error" and reply["code"] == "bad_message"
+    assert "stand-in:" in reply["reason"]
+    p.drain(0.2)
+    assert p.view["seq"] == seq
+    p.close()
+
+
+def test_a_game_stored_with_a_per_move_clock_keeps_its_patience() -> None:
+    # Migration 0007 keeps an older game's clock of N seconds per decision as a bank of
+    # N refilled by N each turn, with a stand-in past it; a row read before the new
+    # columns were filled in means the same.
+    old = {"clock": 120.0, "increment": None, "clock_policy": None, "vacation": None}
+    clock = Clock.of(old)
+    assert clock == Clock(initial=120.0, increment=120.0, policy="bot", vacation=0.0)
+    assert Clock.of({"clock": None}) is None
+    # The bank first, then the vacation, never below zero.
+    assert spend(60.0, 100.0, 30.0) == (30.0, 100.0)
+    assert spend(60.0, 100.0, 70.0) == (0.0, 90.0)
+    assert spend(60.0, 100.0, 500.0) == (0.0, 0.0)
+    assert spend(60.0, 100.0, -5.0) == (60.0, 100.0)

@@ -733,8 +733,11 @@ class LiveGame:
         t = self.table
         m = t.match
         start = m.seq
-        # A stand-in's move for a person's seat is marked in the log by its client id.
-        stand_in = seat in self.takeover or seat in self.skipping
+        # A stand-in's move for a person's seat is marked in the log by its client id
+        # (a seat given up is played by a bot of its own: not a stand-in's).
+        stand_in = (seat in self.takeover or seat in self.skipping) and not self.seats[seat][
+            "resigned"
+        ]
         if stand_in:
             client_id = stand_in_id(start + 1)
         own = client_id is not None and not stand_in
