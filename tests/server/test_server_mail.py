@@ -5,6 +5,7 @@ one; the digest; unsubscribing; a refusing SMTP server; a kill before and after 
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import json
@@ -201,11 +202,11 @@ def settings_of(url: str, who: Person) -> dict[str, Any]:
     return found
 
 
-def new_game(srv: Server, **extra: Any) -> tuple[str, int]:
+def new_game(srv: Server, title: str = TITLE) -> tuple[str, int]:
     """A two-seat game with both seats open, and the seat that moves first."""
     r = httpx.post(
         f"{srv.base}/api/games",
-        json={"game": TITLE, "players": 2, "seats": ["open", "open"], **extra},
+        json={"game": title, "players": 2, "seats": ["open", "open"]},
         timeout=60,
     )
     assert r.status_code == 201, r.text
@@ -422,6 +423,46 @@ def test_a_kill_before_sending_loses_nothing_and_sends_nothing_twice(
         assert f"{SITE}/games/{gid}" in text(mail)
         time.sleep(2 * DELAY)
         assert len(box.to(anne.address)) == 1
+    finally:
+        srv.stop()
+
+
+def test_a_kill_between_the_moves_commit_and_its_news_loses_no_mail(
+    url: str, tmp_path: Path, inbox: tuple[Inbox, int]
+) -> None:
+    """The move that hands Anne the turn is committed, and the server killed before it
+    queues her mail: the next server finds the news unqueued and queues it."""
+    from .client import Player
+
+    box, port = inbox
+    srv = mail_server(url, tmp_path, port)
+    srv.start(env={"TIANXIA_TEST_FAULT": "after_commit:1"})
+    try:
+        anne, bert = Person(srv, "Anne"), Person(srv, "Bert")
+        away(url, anne, {"notify": {"turn": True}})
+        away(url, bert, {})
+        # Mandarin: the first move hands the turn on (a Great Wall turn has several).
+        gid, first = new_game(srv, "mandarin")
+        anne.join(gid, 1 - first)
+        key = bert.join(gid, first)
+        gone(url, anne)
+        player = Player(srv.base, gid, key)
+        with contextlib.suppress(Exception):  # no answer: the server dies first
+            player.act(player.view["legal"][0]["action"])
+        eventually(lambda: not srv.alive())
+        assert [r for r in outbox_rows(url) if r["kind"] == "turn"] == []
+        srv.stop()
+        srv.start()
+        (mail,) = box.wait(anne.address, 1)
+        assert f"{SITE}/games/{gid}" in text(mail)
+        time.sleep(2 * DELAY)
+        assert len(box.to(anne.address)) == 1
+        # Started again: nothing more is found to queue.
+        srv.stop()
+        srv.start()
+        time.sleep(2 * DELAY)
+        assert len(box.to(anne.address)) == 1
+        assert len([r for r in outbox_rows(url) if r["kind"] == "turn"]) == 1
     finally:
         srv.stop()
 

@@ -63,6 +63,9 @@ UNSUBSCRIBE_DAYS = 365
 # News that could have gone out this long ago and did not (a server without SMTP served
 # the database meanwhile) is stale: dropped, not sent late.
 STALE = 86400.0
+# A server that starts looks this far back for news its predecessor committed but was
+# killed before queuing (`recover`).
+RECOVER = 3600.0
 # Rows sent or given up are deleted this long after they were queued (their news will
 # not come again), once an hour.
 KEEP = 30 * 86400.0
@@ -284,6 +287,55 @@ def queue_news(
                 c, store, key, kind, account, game_id, None, None, None, send_after, now
             )
     return queued
+
+
+def recover(store: Store, config: MailConfig, now: float | None = None) -> int:
+    """Queue the turn and end news of the last `RECOVER` seconds that a server killed
+    between a move's commit and the queuing of its news left unqueued: a turn of an
+    account's seat (no stand-in) with no turn row since the seat got the move, an end
+    with no end row. Keys and settings as `Mail.news` would have queued them. Returns
+    how many were queued."""
+    now = time.time() if now is None else now
+    with store.read() as c:
+        found = c.execute(
+            sa.select(
+                games.c.id,
+                games.c.status,
+                games.c.seq,
+                games.c.to_move,
+                sa.func.coalesce(games.c.turn_since, games.c.updated).label("since"),
+                seats.c.seat,
+                seats.c.account_id,
+                seats.c.stand_in_since,
+            )
+            .join(seats, seats.c.game_id == games.c.id)
+            .where(
+                games.c.updated > now - RECOVER,
+                games.c.status.in_(("running", "finished")),
+                seats.c.account_id.is_not(None),
+            )
+        ).all()
+        news: dict[str, list[tuple[str, str, str]]] = {}
+        for r in found:
+            account = str(r.account_id)
+            if r.status == "finished":
+                news.setdefault(r.id, []).append(("end", account, f"end:{r.id}:{account}"))
+                continue
+            if r.seat != r.to_move or r.stand_in_since is not None:
+                continue
+            told = c.execute(
+                sa.select(outbox.c.id).where(
+                    outbox.c.game_id == r.id,
+                    outbox.c.account_id == account,
+                    outbox.c.kind == "turn",
+                    outbox.c.created >= r.since - 1.0,
+                )
+            ).first()
+            if told is None:
+                news.setdefault(r.id, []).append(
+                    ("turn", account, f"turn:{r.id}:{r.seq}:{account}")
+                )
+    return sum(queue_news(store, gid, found_news, config, now) for gid, found_news in news.items())
 
 
 def claim(
@@ -735,6 +787,12 @@ class Mail:
                 log.warning("%d mails claimed by a server before this one are sent again", released)
         except Exception:
             log.exception("the claims of an earlier server could not be released")
+        try:
+            recovered = await st.run(recover, st.store, self.config)
+            if recovered:
+                log.warning("%d mails an earlier server left unqueued are queued", recovered)
+        except Exception:
+            log.exception("the news an earlier server left unqueued could not be queued")
         poll = min(POLL, max(0.05, self.config.delay / 4))
         pruned = 0.0
         while True:
