@@ -167,13 +167,19 @@ async function settingsPage() {
     $("email-done").textContent = "";
     $("email-error").textContent = "";
     button.disabled = true;
+    const email = $("s-email").value.trim();
     try {
-      // The address given again: the server sends a new link.
-      await api("/api/me", { email: $("s-email").value.trim() }, "PATCH");
+      // The server mails a link when the address changes: taken away and given again,
+      // the same address gets a new one (within the server's limit of such mails).
+      await api("/api/me", { email: null }, "PATCH");
+      await api("/api/me", { email }, "PATCH");
       $("email-done").textContent = t("A new link is on its way.");
     } catch (e) {
       $("email-error").textContent = e.message;
     } finally {
+      const again = await Account.me(true);
+      if (again) showAddress(again);
+      if (!$("s-email").value) $("s-email").value = email;
       button.disabled = false;
     }
   });

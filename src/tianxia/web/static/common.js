@@ -191,6 +191,7 @@ const SERVER_SENTENCES = [
   [/^too many wrong passwords: try again in (\d+) s$/, (m) => t("too many wrong passwords: try again in {n} s", { n: m[1] })],
   [/^this address has created (\d+) accounts in the last hour: try again in (\d+) s$/, (m) => t("this address has created {count} accounts in the last hour: try again in {n} s", { count: m[1], n: m[2] })],
   [/^this address has asked for (\d+) password resets in the last hour: try again in (\d+) s$/, (m) => t("this address has asked for {count} password resets in the last hour: try again in {n} s", { count: m[1], n: m[2] })],
+  [/^this account has been sent (\d+) verification mails in the last hour: try again in (\d+) s$/, (m) => t("this account has been sent {count} verification mails in the last hour: try again in {n} s", { count: m[1], n: m[2] })],
   [/^the old password is wrong$/, () => t("the old password is wrong")],
   [/^the password is wrong$/, () => t("the password is wrong")],
   [/^give the account's name or its e-mail address$/, () => t("give the account's name or its e-mail address")],
