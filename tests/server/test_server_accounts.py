@@ -451,40 +451,57 @@ def test_wrong_passwords_shut_the_door_for_longer_and_longer(lite: Server) -> No
         assert sign_in(c, "Yan").headers["retry-after"] == "4"
 
 
-def test_password_hashes_are_bounded_and_play_goes_on(lite: Server) -> None:
+def test_password_hashes_are_bounded_and_play_goes_on(tmp_path: Path) -> None:
     """Past the bound of hashes at once and waiting, sign-ins are refused at once (503),
-    and a player's move meanwhile is answered."""
-    with device(lite) as c:
-        sign_up(c, "Zhi")
-    g = create(lite.base, "greatwall", 2, ["open", "open"])["id"]
-    a, b = join(lite.base, g, 0, "A"), join(lite.base, g, 1, "B")
-    players = [Player(lite.base, g, a), Player(lite.base, g, b)]
+    one address holds at most 4 of those places, and a player's move meanwhile is
+    answered. (Behind a trusted proxy, so that each sign-in may come from an address of
+    its own.)"""
+    url = f"sqlite:///{tmp_path / 'tianxia.sqlite3'}"
+    srv = Server(url, tmp_path, *NO_QUOTAS, "--trusted-proxy", "127.0.0.1", forked=True)
+    srv.start()
+    try:
+        with device(srv) as c:
+            sign_up(c, "Zhi")
+        g = create(srv.base, "greatwall", 2, ["open", "open"])["id"]
+        a, b = join(srv.base, g, 0, "A"), join(srv.base, g, 1, "B")
+        players = [Player(srv.base, g, a), Player(srv.base, g, b)]
 
-    async def flood() -> list[httpx.Response]:
-        limits = httpx.Limits(max_connections=80)
-        async with httpx.AsyncClient(base_url=lite.base, timeout=60, limits=limits) as ac:
-            asks = [
-                ac.post("/api/session", json={"name": "Zhi", "password": PASSWORD})
-                for _ in range(80)
-            ]
-            return await asyncio.gather(*asks)
+        async def flood(addresses: list[str]) -> list[httpx.Response]:
+            limits = httpx.Limits(max_connections=len(addresses))
+            async with httpx.AsyncClient(base_url=srv.base, timeout=60, limits=limits) as ac:
+                asks = [
+                    ac.post(
+                        "/api/session",
+                        json={"name": "Zhi", "password": PASSWORD},
+                        headers={"X-Forwarded-For": address},
+                    )
+                    for address in addresses
+                ]
+                return await asyncio.gather(*asks)
 
-    async def both() -> tuple[list[httpx.Response], dict[str, Any]]:
-        signing = asyncio.create_task(flood())
-        await asyncio.sleep(0.05)
-        mover = next(p for p in players if p.my_turn())
-        reply = await asyncio.to_thread(mover.act, mover.view["legal"][0]["action"])
-        return await signing, reply
+        async def with_a_move(addresses: list[str]) -> tuple[list[httpx.Response], Any]:
+            signing = asyncio.create_task(flood(addresses))
+            await asyncio.sleep(0.05)
+            mover = next(p for p in players if p.my_turn())
+            reply = await asyncio.to_thread(mover.act, mover.view["legal"][0]["action"])
+            return await signing, reply
 
-    answers, reply = asyncio.run(both())
-    assert reply["type"] == "accepted"
-    codes = [r.status_code for r in answers]
-    assert set(codes) == {200, 503}, codes
-    assert codes.count(200) >= 18  # the bound: 2 at once and 16 waiting
-    busy = next(r for r in answers if r.status_code == 503)
-    assert busy.headers["retry-after"] == "1" and busy.json()["detail"]
-    for p in players:
-        p.close()
+        # Eighty addresses at once: past the 2 + 16 places, refused.
+        many, reply = asyncio.run(with_a_move([f"198.51.100.{i}" for i in range(80)]))
+        assert reply["type"] == "accepted"
+        codes = [r.status_code for r in many]
+        assert set(codes) == {200, 503}, codes
+        assert codes.count(200) >= 18
+        busy = next(r for r in many if r.status_code == 503)
+        assert busy.headers["retry-after"] == "1" and busy.json()["detail"]
+        # One address at once: it holds at most 4 places; the others are refused.
+        one = asyncio.run(flood(["203.0.113.7"] * 30))
+        codes = [r.status_code for r in one]
+        assert set(codes) == {200, 503} and codes.count(503) >= 10, codes
+        for p in players:
+            p.close()
+    finally:
+        srv.stop()
 
 
 def test_the_cookie_is_secure_behind_an_https_proxy(tmp_path: Path) -> None:

@@ -77,11 +77,13 @@ VERIFY_SECONDS = 7 * 24 * 3600.0
 RESET_SECONDS = 3600.0
 
 # The password hash: argon2id at OWASP's first recommended setting (19 MiB, 2 passes,
-# one lane): about 20-40 ms here. One lane keeps one hash on one core; at most
-# `HASH_WORKERS` are computed at once and `HASH_WAITING` wait, so sign-in traffic
-# takes at most that much of the machine from play, and more is refused at once.
+# one lane): about 40 ms on a core of the test machine. One lane keeps a hash on one core; at most
+# `HASH_WORKERS` are computed at once and `HASH_WAITING` wait (`HASHES_PER_ADDRESS` of
+# them for one client address), so sign-in traffic takes at most that much of the
+# machine from play, and more is refused at once.
 HASH_WORKERS = 2
 HASH_WAITING = 16
+HASHES_PER_ADDRESS = 4
 HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 
 # Failed sign-ins: after `FAILURES_FREE` in `FAILURE_WINDOW` seconds from one address or
@@ -729,33 +731,47 @@ class Busy(Exception):
 
 class Hasher:
     """Password hashes on threads of their own: at most `workers` at once, at most
-    `waiting` more queued; past that, `Busy` at once (the route answers 503)."""
+    `waiting` more queued, and at most `per_address` of those for one client address (one
+    stranger cannot take every place in the queue); past that, `Busy` at once (the route
+    answers 503)."""
 
-    def __init__(self, workers: int = HASH_WORKERS, waiting: int = HASH_WAITING) -> None:
+    def __init__(
+        self,
+        workers: int = HASH_WORKERS,
+        waiting: int = HASH_WAITING,
+        per_address: int = HASHES_PER_ADDRESS,
+    ) -> None:
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tianxia-hash")
         self.bound = workers + waiting
+        self.per_address = per_address
         self.busy = 0
+        self.by: dict[str, int] = {}
         # A hash to check a password against when the name has no account, so that a
         # wrong name takes as long as a wrong password.
         self._decoy: str | None = None
 
-    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
-        if self.busy >= self.bound:
+    async def run(self, who: str, fn: Callable[..., _T], *args: Any) -> _T:
+        """`fn(*args)` on a hashing thread, for the client address `who`."""
+        if self.busy >= self.bound or self.by.get(who, 0) >= self.per_address:
             raise Busy
         self.busy += 1
+        self.by[who] = self.by.get(who, 0) + 1
         try:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self.pool, lambda: fn(*args))
         finally:
             self.busy -= 1
+            self.by[who] -= 1
+            if not self.by[who]:
+                del self.by[who]
 
-    async def hash(self, password: str) -> str:
-        return await self.run(HASHER.hash, password)
+    async def hash(self, who: str, password: str) -> str:
+        return await self.run(who, HASHER.hash, password)
 
-    async def verify(self, password_hash: str | None, password: str) -> bool:
+    async def verify(self, who: str, password_hash: str | None, password: str) -> bool:
         if password_hash is None:
             if self._decoy is None:
-                self._decoy = await self.run(HASHER.hash, secrets.token_hex(16))
+                self._decoy = await self.run(who, HASHER.hash, secrets.token_hex(16))
             password_hash = self._decoy
 
         def check() -> bool:
@@ -764,7 +780,7 @@ class Hasher:
             except (VerifyMismatchError, VerificationError, InvalidHashError):
                 return False
 
-        ok = await self.run(check)
+        ok = await self.run(who, check)
         return ok and password_hash is not self._decoy
 
     def close(self) -> None:
@@ -1160,7 +1176,7 @@ def account_routes() -> APIRouter:
                 headers={"Retry-After": str(math.ceil(wait))},
             )
         try:
-            password_hash = await acc.hasher.hash(body.password)
+            password_hash = await acc.hasher.hash(_address(request), body.password)
         except Busy:
             raise _busy() from None
         account_id = uuid.uuid4().hex
@@ -1208,7 +1224,9 @@ def account_routes() -> APIRouter:
             )
         found = await hub.storage.read(account_by_key, hub.storage.store, key)
         try:
-            ok = await acc.hasher.verify(found["password_hash"] if found else None, body.password)
+            ok = await acc.hasher.verify(
+                _address(request), found["password_hash"] if found else None, body.password
+            )
         except Busy:
             raise _busy() from None
         if not ok or found is None:
@@ -1315,9 +1333,9 @@ def account_routes() -> APIRouter:
         if found is None:
             raise HTTPException(401, NOT_SIGNED_IN)
         try:
-            if not await acc.hasher.verify(found["password_hash"], body.old):
+            if not await acc.hasher.verify(_address(request), found["password_hash"], body.old):
                 raise HTTPException(403, "the old password is wrong")
-            new_hash = await acc.hasher.hash(body.new)
+            new_hash = await acc.hasher.hash(_address(request), body.new)
         except Busy:
             raise _busy() from None
         await st.run(set_password, st.store, s.account_id, new_hash, s.id_hash)
@@ -1364,7 +1382,7 @@ def account_routes() -> APIRouter:
         if problem is not None:
             raise HTTPException(422, problem)
         try:
-            new_hash = await acc.hasher.hash(body.password)
+            new_hash = await acc.hasher.hash(_address(request), body.password)
         except Busy:
             raise _busy() from None
         done = await hub.storage.run(
@@ -1396,7 +1414,9 @@ def account_routes() -> APIRouter:
         if found is None:
             raise HTTPException(401, NOT_SIGNED_IN)
         try:
-            if not await acc.hasher.verify(found["password_hash"], body.password):
+            if not await acc.hasher.verify(
+                _address(request), found["password_hash"], body.password
+            ):
                 raise HTTPException(403, "the password is wrong")
         except Busy:
             raise _busy() from None
