@@ -535,3 +535,88 @@ def test_old_mail_is_pruned_and_a_key_is_queued_once(tmp_path: Path) -> None:
         assert keys == ["turn:g:2:a", "turn:g:3:a"]
     finally:
         store.close()
+
+
+def _rules() -> tuple[Any, Any, Any]:
+    from tianxia.server.mail import Context, MailConfig, Smtp, decide
+
+    config = MailConfig(smtp=Smtp("h", 25), sender="t@example.org", site=SITE, delay=60.0)
+    return Context, config, decide
+
+
+def _row(i: int, kind: str, created: float, game: str | None = "g") -> dict[str, Any]:
+    return {"id": i, "kind": kind, "game_id": game, "created": created, "send_after": created}
+
+
+def _account(**settings: Any) -> dict[str, Any]:
+    return {
+        "id": "a",
+        "name": "Anne",
+        "email": "anne@example.org",
+        "email_verified": True,
+        "settings": json.dumps(settings),
+        "active": 0.0,
+    }
+
+
+def _game(status: str = "running", to_move: int | None = 0) -> tuple[dict[str, Any], Any]:
+    return {"status": status, "to_move": to_move}, [
+        {"seat": 0, "account_id": "a"},
+        {"seat": 1, "account_id": None},
+    ]
+
+
+def test_the_rules_at_send_time() -> None:
+    context, config, decide = _rules()
+    now = 10_000.0
+    on = {"notify": {"turn": True, "end": True}}
+    # A turn still theirs goes; one that moved on, a kind not asked for, do not.
+    d = decide(
+        [_row(1, "turn", now - 70), _row(2, "start", now - 70), _row(3, "turn", now - 70, "h")],
+        context(_account(**on), None, {"g": _game(), "h": _game(to_move=1)}),
+        config,
+        now,
+    )
+    assert [r["id"] for r in d.send] == [1]
+    assert dict(d.outcomes) == {2: {"dropped": "off"}, 3: {"dropped": "moved"}}
+    # Active after the news, or within the spell: dropped.
+    for active in (now - 65, now - 30):
+        acc = {**_account(**on), "active": active}
+        d = decide([_row(1, "turn", now - 70)], context(acc, None, {"g": _game()}), config, now)
+        assert d.send == [] and dict(d.outcomes) == {1: {"dropped": "active"}}
+    # Mailed within the spell: waits for its end.
+    d = decide(
+        [_row(1, "turn", now - 70)], context(_account(**on), now - 20, {"g": _game()}), config, now
+    )
+    assert d.send == [] and dict(d.outcomes) == {1: {"send_after": now + 40}}
+    # No verified address: nothing goes, whatever was asked.
+    acc = {**_account(**on), "email_verified": False}
+    d = decide([_row(1, "turn", now - 70)], context(acc, None, {"g": _game()}), config, now)
+    assert dict(d.outcomes) == {1: {"dropped": "unverified"}}
+    # A digest asked for after the news was queued: it waits for the digest.
+    acc = _account(digest=True, **on)
+    d = decide([_row(1, "end", now - 5)], context(acc, None, {"g": _game("finished")}), config, now)
+    assert d.wait_for_digest is not None and d.send == []
+    assert dict(d.outcomes) == {1: {"send_after": d.wait_for_digest[1]}}
+    # A day past its time: stale, not sent late.
+    d = decide(
+        [_row(1, "turn", now - 90_000)], context(_account(**on), None, {"g": _game()}), config, now
+    )
+    assert dict(d.outcomes) == {1: {"dropped": "stale"}}
+    # The account is gone.
+    d = decide([_row(1, "turn", now - 70)], context(None, None), config, now)
+    assert dict(d.outcomes) == {1: {"dropped": "account"}}
+
+
+def test_a_timeout_mail_says_the_games_policy() -> None:
+    from tianxia.web.mails import Notice, compose
+
+    for policy, words in (
+        ("bot", "ein Bot spielt"),
+        ("skip", "übersprungen"),
+        ("lose", "verloren"),
+    ):
+        title = "Mandarin, the zodiac game"
+        notice = Notice("timeout", "g", title, f"{SITE}/games/g", ["Bert"], policy=policy)
+        subject, body = compose("de", "Anne", [notice], "U", "S")
+        assert words in body and "abgelaufen" in subject
