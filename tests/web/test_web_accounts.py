@@ -132,6 +132,34 @@ def test_signing_out_ends_the_session_and_the_header_offers_to_sign_in(
     ctx.close()
 
 
+def test_a_tab_whose_token_went_stale_asks_for_the_new_one(site: Server, browser: Browser) -> None:
+    ctx = _context(browser)
+    first = ctx.new_page()
+    name = _name("Lotte")
+    _sign_up(first, site, name)
+    second = ctx.new_page()
+    second.goto(f"{site.base}/?lang=en")
+    old = second.evaluate("Account.me().then(() => Account.csrf)")
+    assert old
+    # Signed out and in again in the first tab: a new session with a new token.
+    first.goto(f"{site.base}/account/settings?lang=en")
+    first.locator("#s-signout").click()
+    expect(first.locator("#account-link")).to_have_text("Sign in")
+    _sign_in(first, site, name)
+    said = second.evaluate(
+        "api('/api/me', { settings: { digest: true } }, 'PATCH').then(() => 'ok', (e) => e.message)"
+    )
+    assert said == "ok" and second.evaluate("Account.csrf") not in ("", old)
+    assert _me(first)["settings"]["digest"] is True
+    # Without the token the server refuses what the cookie alone would authorise.
+    refused = first.evaluate(
+        "fetch('/api/me', { method: 'PATCH', headers: { 'content-type': 'application/json' },"
+        " body: JSON.stringify({ settings: { digest: false } }) }).then((r) => r.status)"
+    )
+    assert refused == 403 and _me(first)["settings"]["digest"] is True
+    ctx.close()
+
+
 def test_a_wrong_password_is_said_in_dutch(site: Server, browser: Browser) -> None:
     name = _name("Cor")
     httpx.post(

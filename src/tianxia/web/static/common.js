@@ -222,8 +222,15 @@ function refusalText(r, data) {
 }
 
 async function api(path, body, method, asGuest) {
-  const r = await request(method || (body === undefined ? "GET" : "POST"), path, body, asGuest);
-  const data = await r.json().catch(() => ({}));
+  const verb = method || (body === undefined ? "GET" : "POST");
+  let r = await request(verb, path, body, asGuest);
+  let data = await r.json().catch(() => ({}));
+  if (r.status === 403 && !asGuest && /X-CSRF-Token/.test(String(data.detail)) && Account.maybe()) {
+    // Signed in again in another tab (a new session, a new token): ask for it once more.
+    await Account.me(true);
+    r = await request(verb, path, body, asGuest);
+    data = await r.json().catch(() => ({}));
+  }
   if (!r.ok) {
     const e = new Error(refusalText(r, data));
     e.status = r.status;

@@ -446,6 +446,9 @@ async function refresh() {
   const [all, { me, mine }] = await Promise.all([listed("/api/games"), myGames()]);
   if ((me ? me.name : "") !== accountName) {
     accountName = me ? me.name : "";
+    // Signed in, "Your name" is the account's.
+    if (accountName) fName.value = accountName;
+    fName.readOnly = Boolean(accountName);
     showNames();
   }
   document.getElementById("mine-guest").hidden = Boolean(me);
