@@ -22,6 +22,7 @@ from websockets.typing import Origin
 from server.client import Player, create, join
 from server.conftest import NO_QUOTAS
 from serving import Server
+from tianxia.server.accounts import HASH_WAITING, HASH_WORKERS
 
 PASSWORD = "correct horse battery"
 
@@ -486,12 +487,12 @@ def test_password_hashes_are_bounded_and_play_goes_on(tmp_path: Path) -> None:
             reply = await asyncio.to_thread(mover.act, mover.view["legal"][0]["action"])
             return await signing, reply
 
-        # Eighty addresses at once: past the 2 + 16 places, refused.
+        # Eighty addresses at once: past the places running and waiting, refused.
         many, reply = asyncio.run(with_a_move([f"198.51.100.{i}" for i in range(80)]))
         assert reply["type"] == "accepted"
         codes = [r.status_code for r in many]
         assert set(codes) == {200, 503}, codes
-        assert codes.count(200) >= 18
+        assert codes.count(200) >= HASH_WORKERS + HASH_WAITING
         busy = next(r for r in many if r.status_code == 503)
         assert busy.headers["retry-after"] == "1" and busy.json()["detail"]
         # One address at once: it holds at most 4 places; the others are refused.

@@ -10,12 +10,15 @@ docs/server.md, "Accounts", says what each route does and why.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import math
+import os
 import re
 import secrets
+import threading
 import time
 import unicodedata
 import uuid
@@ -77,11 +80,14 @@ VERIFY_SECONDS = 7 * 24 * 3600.0
 RESET_SECONDS = 3600.0
 
 # The password hash: argon2id at OWASP's first recommended setting (19 MiB, 2 passes,
-# one lane): about 40 ms on a core of the test machine. One lane keeps a hash on one core; at most
-# `HASH_WORKERS` are computed at once and `HASH_WAITING` wait (`HASHES_PER_ADDRESS` of
-# them for one client address), so sign-in traffic takes at most that much of the
-# machine from play, and more is refused at once.
-HASH_WORKERS = 2
+# one lane): about 40 ms on a core of the test machine. One lane keeps a hash on one
+# core; at most `HASH_WORKERS` are computed at once (2, but 1 where the machine has 2
+# cores or fewer: the event loop keeps a core), on threads niced `HASH_NICENESS` below
+# the event loop's, and `HASH_WAITING` wait (`HASHES_PER_ADDRESS` of them for one
+# client address), so sign-in traffic takes at most that much of the machine from play,
+# and more is refused at once.
+HASH_WORKERS = min(2, max(1, (os.cpu_count() or 2) - 1))
+HASH_NICENESS = 10
 HASH_WAITING = 16
 HASHES_PER_ADDRESS = 4
 HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
@@ -729,6 +735,13 @@ class Busy(Exception):
     """As many passwords are being hashed and waiting as may be."""
 
 
+def _nice() -> None:
+    """A hashing thread yields to the event loop (and the storage thread) when cores are
+    scarce: Linux gives each thread a niceness of its own."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICENESS)
+
+
 class Hasher:
     """Password hashes on threads of their own: at most `workers` at once, at most
     `waiting` more queued, and at most `per_address` of those for one client address (one
@@ -741,7 +754,9 @@ class Hasher:
         waiting: int = HASH_WAITING,
         per_address: int = HASHES_PER_ADDRESS,
     ) -> None:
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tianxia-hash")
+        self.pool = ThreadPoolExecutor(
+            max_workers=workers, thread_name_prefix="tianxia-hash", initializer=_nice
+        )
         self.bound = workers + waiting
         self.per_address = per_address
         self.busy = 0
