@@ -311,3 +311,29 @@ def test_a_client_sent_player_id_renames_and_rates_nobody(server: Server) -> Non
         assert finished(base, g["id"])["rating_changes"] is None
     assert _board(base) == before
     assert "Mallory" not in {r["player_name"] for r in before}
+
+
+def test_a_seat_lost_on_time_after_playing_is_rated_last(quick: Server) -> None:
+    base = quick.base
+    g = create(base, "greatwall", 2, ["open", "open"], clock=5.0, clock_policy="lose")
+    with account(base, "Anne") as anne, account(base, "Bea") as bea:
+        players = [Player(base, g["id"], take(c, g["id"], s)) for s, c in enumerate((anne, bea))]
+    # Bea makes her own decisions (OWN_MOVES of them), then lets her clock run out.
+    rng = random.Random(6)
+    own = 0
+    while own < OWN_MOVES:
+        for p in players:
+            p.drain(0.02)
+        for seat, p in enumerate(players):
+            if p.my_turn():
+                reply = p.act(rng.choice(p.view["legal"])["action"])
+                assert reply["type"] == "accepted", reply
+                own += seat
+    players[1].close()
+    play_to_the_end(players[:1], rng)
+    s = finished(base, g["id"])
+    assert s["seats"][1]["resigned"] is True and s["seats"][0]["resigned"] is False
+    changes = {c["seat"]: c for c in s["rating_changes"]}
+    assert changes[0]["after"] > changes[0]["before"]
+    assert changes[1]["after"] < changes[1]["before"]
+    players[0].close()
