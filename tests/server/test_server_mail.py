@@ -259,6 +259,7 @@ def test_a_turn_mail_arrives_once_in_the_accounts_language(
     body = text(mail)
     assert f"{SITE}/games/{gid}" in body
     assert "Hallo Anne" in body
+    assert "Met: Bert" in body.splitlines()
     unsubscribe = re.search(rf"{re.escape(SITE)}/mail/unsubscribe\?token=\S+", body)
     assert unsubscribe is not None
     assert str(mail["List-Unsubscribe"]).strip() == f"<{unsubscribe.group(0)}>"

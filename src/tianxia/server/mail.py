@@ -646,6 +646,7 @@ def render(
     digest: bool,
 ) -> tuple[str, str]:
     """The subject and plain-text body of one mail in the account's language."""
+    from tianxia.web.i18n import seat_label
     from tianxia.web.mails import Notice, compose
 
     assert ctx.account is not None
@@ -668,10 +669,12 @@ def render(
                 game=r["game_id"],
                 title=title,
                 url=f"{config.site.rstrip('/')}/games/{r['game_id']}",
+                # The others seated (an open seat is nobody yet), bots named in the
+                # reader's language.
                 opponents=[
-                    n
+                    seat_label(n, lang)
                     for n, s in zip(names, seat_rows, strict=True)
-                    if s.get("account_id") != ctx.account["id"]
+                    if s.get("account_id") != ctx.account["id"] and s.get("kind") != "open"
                 ],
                 result=result,
                 policy=grow.get("clock_policy") or "bot",
@@ -880,7 +883,15 @@ class Mail:
         if not d.send or ctx.account is None:
             return
         token = await st.run(new_unsubscribe, st.store, account_id, now)
-        subject, body = render(d.send, ctx, cfg, token, d.digest is not None)
+        try:
+            subject, body = render(d.send, ctx, cfg, token, d.digest is not None)
+        except Exception as e:
+            # A fault of ours (a title this release lacks...): logged, and these rows
+            # given up rather than tried again for ever.
+            log.exception("the mail to account %s could not be written", account_id)
+            failed = {"dropped": "render", "error": str(e)[:500]}
+            await st.run(mark, st.store, [(r["id"], failed) for r in mailed])
+            return
         letter = Letter(
             to=str(ctx.account["email"]),
             subject=subject,
