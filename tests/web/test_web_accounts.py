@@ -117,6 +117,9 @@ def test_signing_out_ends_the_session_and_the_header_offers_to_sign_in(
     page.locator("#account-link").click()
     expect(page).to_have_url(re.compile(r"/account/settings$"))
     expect(page.locator("#s-name")).to_have_text(name)
+    # Signed in, the account's page is its settings.
+    page.goto(f"{site.base}/account?lang=en")
+    expect(page).to_have_url(re.compile(r"/account/settings$"))
     page.locator("#s-signout").click()
     expect(page.locator("#notice")).to_have_text("You are signed out.")
     expect(page.locator("#account-link")).to_have_text("Sign in")

@@ -64,6 +64,14 @@ function handle(form, errorId, work) {
 }
 
 // --- signing in and up, a forgotten password ----------------------------------------------
+// Already signed in: the account's page is its settings (a verified address's landing
+// says so first).
+if ($("account-page") && Account.maybe()) {
+  Account.me().then((me) => {
+    if (me && !$("verified")) location.replace(nextPage() === "/" ? "/account/settings" : nextPage());
+  });
+}
+
 if ($("signin")) {
   handle($("signin"), "signin-error", async () => {
     const name = $("in-name").value.trim();
