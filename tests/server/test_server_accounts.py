@@ -111,14 +111,21 @@ def test_sign_up_sets_a_guarded_cookie_and_names_are_one_regardless_of_case(
         kept = rows(server, "SELECT id_hash FROM sessions")
         assert len(kept) == 1 and kept[0]["id_hash"] != value and len(value) >= 43
 
-        taken = b.post("/api/accounts", json={"name": "lin yu", "password": PASSWORD})
+        taken = b.post("/api/accounts", json={"name": "lin  yu\n", "password": PASSWORD})
         assert taken.status_code == 409
         assert "taken" in taken.json()["detail"]
         for name in ("bot", "Bot Anna", "bot (easy)", "easy", "Hard", "easy bot B", "P1", "guest"):
             r = b.post("/api/accounts", json={"name": name, "password": PASSWORD})
             assert r.status_code == 422, (name, r.text)
+        # Names of every script, with the marks that combine with their letters.
+        for name in ("李伟", "अनिल", "Zoë-Anne_B."):
+            r = b.post("/api/accounts", json={"name": name, "password": PASSWORD})
+            assert r.status_code == 201, (name, r.text)
+        b.cookies.clear()
         for bad in (
             {"name": "", "password": PASSWORD},
+            {"name": "a\u200db", "password": PASSWORD},
+            {"name": "--", "password": PASSWORD},
             {"name": "x" * 41, "password": PASSWORD},
             {"name": "a<b>", "password": PASSWORD},
             {"name": "Mei", "password": "short"},
@@ -127,7 +134,7 @@ def test_sign_up_sets_a_guarded_cookie_and_names_are_one_regardless_of_case(
         ):
             assert b.post("/api/accounts", json=bad).status_code == 422, bad
         assert b.get("/api/me").status_code == 401
-        assert rows(server, "SELECT count(*) AS n FROM accounts")[0]["n"] == 1
+        assert rows(server, "SELECT count(*) AS n FROM accounts")[0]["n"] == 4
 
 
 def test_the_same_games_on_two_devices_your_turn_first(server: Server) -> None:

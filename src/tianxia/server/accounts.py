@@ -117,15 +117,20 @@ BUSY = "the server is checking many passwords just now: try again in a second"
 NOT_SIGNED_IN = "not signed in"
 
 STRENGTH_NAMES: tuple[str, ...] = ()  # filled on first use (tianxia.play.table)
-_NAME_CHARS = re.compile(r"^[\w .\-]+$")
+# Besides letters and digits; and the marks that combine with a letter (the vowel signs
+# of Devanagari, say), which are not letters by themselves.
+_NAME_PUNCTUATION = frozenset(" -_.")
+_MARKS = frozenset(("Mn", "Mc"))
 _EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s.]+(\.[^@\s.]+)+$")
 _SEAT_LABEL = re.compile(r"^p\d+$")
 
 
 # --- names, passwords, addresses ---------------------------------------------------------
 def name_of(text: str) -> str:
-    """A name as it is kept: NFKC, without leading or trailing space."""
-    return unicodedata.normalize("NFKC", text).strip()
+    """A name as it is kept: NFKC, without leading or trailing space, and one space
+    where it had several (two names that differ in spaces alone read as one)."""
+    kept = unicodedata.normalize("NFKC", text).strip()
+    return " ".join(part for part in kept.split(" ") if part)
 
 
 def name_key(text: str) -> str:
@@ -146,7 +151,9 @@ def name_problem(name: str) -> str | None:
     """Why `name` (as kept) may not be an account's, or None."""
     if not 1 <= len(name) <= NAME_MAX:
         return f"a name has 1 to {NAME_MAX} characters"
-    if not _NAME_CHARS.fullmatch(name):
+    if not all(
+        ch.isalnum() or ch in _NAME_PUNCTUATION or unicodedata.category(ch) in _MARKS for ch in name
+    ):
         return "a name has letters, digits, spaces, '-', '_' and '.' only"
     if not any(ch.isalnum() for ch in name):
         return "a name has at least one letter or digit"
@@ -163,7 +170,7 @@ def name_problem(name: str) -> str | None:
 
 
 def email_problem(email: str) -> str | None:
-    if len(email) > EMAIL_MAX or not _EMAIL.match(email):
+    if len(email) > EMAIL_MAX or not _EMAIL.fullmatch(email):
         return "that is not an e-mail address"
     return None
 
