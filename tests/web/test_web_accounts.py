@@ -107,6 +107,30 @@ def test_sign_up_then_sign_in_on_a_second_device_finds_the_same_games_and_seat(
     desk.close()
 
 
+def test_next_game_opens_the_game_that_has_waited_longest(site: Server, browser: Browser) -> None:
+    ctx = _context(browser)
+    page = ctx.new_page()
+    _sign_up(page, site, _name("Pim"))
+    games = []
+    for _ in range(2):
+        gid = _game(site, ["open", "bot:easy"])
+        page.goto(f"{site.base}/games/{gid}?lang=en")
+        page.locator("button.take").click()
+        expect(page.locator("#moves-box")).to_be_visible()  # the first move is the seat's
+        games.append(gid)
+        page.wait_for_timeout(1100)
+    page.goto(f"{site.base}/?lang=en")
+    waiting = page.locator("#mine li .tag.turn")
+    expect(waiting).to_have_count(2)
+    expect(waiting.first).to_have_text(re.compile(r"^your turn for \d+ (minute|second)s?$"))
+    # Your turn first, the longest waiting at the top; "Next game" opens it.
+    rows = page.locator("#mine li[data-game]")
+    assert [rows.nth(i).get_attribute("data-game") for i in range(2)] == games
+    page.locator("#next-game").click()
+    expect(page).to_have_url(re.compile(f"/games/{games[0]}$"))
+    ctx.close()
+
+
 def test_signing_out_ends_the_session_and_the_header_offers_to_sign_in(
     site: Server, browser: Browser
 ) -> None:
