@@ -617,6 +617,45 @@ def test_an_account_holds_a_bounded_number_of_sessions(url: str) -> None:
         store.close()
 
 
+def test_ended_sessions_and_tokens_are_swept(url: str) -> None:
+    from tianxia.server.accounts import add_session, sweep_ended
+    from tianxia.server.storage import Store, accounts, migrate, sessions, tokens
+
+    migrate(url)
+    store = Store(url)
+    try:
+        now = 1_000_000.0
+        with store.write() as c:
+            c.execute(
+                accounts.insert().values(
+                    id="a1",
+                    name="Kai",
+                    name_key="kai",
+                    password_hash="x",
+                    email_verified=False,
+                    settings="{}",
+                    created=0.0,
+                    active=0.0,
+                )
+            )
+            for h, end in (("t-old", now - 2 * 86400), ("t-recent", now - 3600), ("t", now + 1)):
+                c.execute(
+                    tokens.insert().values(
+                        hash=h, account_id="a1", purpose="reset", created=0.0, expires=end
+                    )
+                )
+        add_session(store, _session("live", now))
+        with store.write() as c:  # an account that never signs in again keeps this one
+            c.execute(sessions.insert().values(**_session("ended", now - 10, expires=now - 1)))
+        assert sweep_ended(store, now) == 1
+        with store.read() as c:
+            assert [r[0] for r in c.execute(sa.text("SELECT id_hash FROM sessions"))] == ["live"]
+            left = sorted(r[0] for r in c.execute(sa.text("SELECT hash FROM tokens")))
+        assert left == ["t", "t-recent"]  # a used or ended link still says so for a day
+    finally:
+        store.close()
+
+
 def _session(h: str, now: float, expires: float | None = None) -> dict[str, Any]:
     end = now + 3600 if expires is None else expires
     return {

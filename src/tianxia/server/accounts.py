@@ -23,7 +23,7 @@ import time
 import unicodedata
 import uuid
 from collections import OrderedDict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
@@ -69,6 +69,8 @@ COOKIE_SECONDS = 400 * 24 * 3600
 TOUCH_SECONDS = 10.0
 # Sessions kept in memory (the others are read again when they come back).
 SESSIONS_IN_MEMORY = 10_000
+# Ended sessions and tokens are deleted at most this often (on a sign-in).
+SWEEP_SECONDS = 3600.0
 NAME_MAX = 40
 PASSWORD_MIN = 8
 PASSWORD_MAX = 1000
@@ -378,6 +380,15 @@ def session_row(store: Store, id_hash: str, now: float) -> dict[str, Any] | None
             .first()
         )
         return dict(row) if row else None
+
+
+def sweep_ended(store: Store, now: float) -> int:
+    """Delete every ended session, and the mailed tokens a day past their end; the
+    sessions deleted."""
+    with store.write() as c:
+        gone = c.execute(sessions.delete().where(sessions.c.expires <= now)).rowcount
+        c.execute(tokens.delete().where(tokens.c.expires <= now - 24 * 3600))
+        return int(gone or 0)
 
 
 def drop_session(store: Store, id_hash: str) -> None:
@@ -887,6 +898,28 @@ class Accounts:
     verifications: Hourly = field(default_factory=lambda: Hourly(VERIFY_PER_ACCOUNT_HOUR))
     cache: OrderedDict[str, Session] = field(default_factory=OrderedDict)
     background: set[asyncio.Task[None]] = field(default_factory=set)
+    # When ended sessions and tokens were last deleted (`sweep`).
+    swept: float = field(default_factory=time.monotonic)
+
+    def sweep(self, hub: Hub) -> None:
+        """At most once an hour (on a sign-in), delete ended sessions and tokens: the
+        accounts that never come back leave nothing that grows."""
+        if time.monotonic() - self.swept < SWEEP_SECONDS:
+            return
+        self.swept = time.monotonic()
+
+        async def write() -> None:
+            try:
+                await hub.storage.run(sweep_ended, hub.storage.store, time.time())
+            except sa.exc.SQLAlchemyError as e:
+                log.warning("ended sessions could not be deleted: %s", e)
+
+        self._later(write())
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     async def session(self, hub: Hub, cookie: str) -> Session | None:
         """The live session whose cookie this is, or None."""
@@ -923,9 +956,7 @@ class Accounts:
             except sa.exc.SQLAlchemyError as e:
                 log.warning("an account's activity could not be written: %s", e)
 
-        task = asyncio.create_task(write())
-        self.background.add(task)
-        task.add_done_callback(self.background.discard)
+        self._later(write())
 
     def forget(self, account_id: str, keep: str | None = None) -> None:
         """The account's sessions (but `keep`) ended: none is served from memory."""
@@ -1263,6 +1294,7 @@ def account_routes() -> APIRouter:
         await hub.storage.run(add_session, hub.storage.store, session, replaces)
         if replaces is not None:
             acc.cache.pop(replaces, None)
+        acc.sweep(hub)
         content = {"id": found["id"], "name": found["name"], "csrf": session["csrf"]}
         return _signed_in_response(request, content, 200, cookie)
 
