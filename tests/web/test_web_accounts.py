@@ -533,6 +533,9 @@ def test_an_address_is_verified_and_a_forgotten_password_reset_by_mail(
     page.locator("#new-password-again").fill("a brand new secreT")
     page.locator("#reset button[type=submit]").click()
     expect(page.locator("#reset-error")).to_have_text("The two passwords differ.")
+    # The field in question is marked and has the focus.
+    expect(page.locator("#new-password-again")).to_be_focused()
+    expect(page.locator("#new-password-again")).to_have_attribute("aria-invalid", "true")
     page.locator("#new-password-again").fill("a brand new secret")
     page.locator("#reset button[type=submit]").click()
     expect(page.locator("#reset-done")).to_have_text("Your password is changed: sign in with it.")

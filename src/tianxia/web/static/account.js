@@ -45,18 +45,30 @@ async function afterSigningIn(reply, signedUp) {
   location.href = nextPage();
 }
 
+// What is wrong with a field before anything is sent: said, and the field gets the focus.
+function problem(text, field) {
+  const e = new Error(text);
+  e.field = field;
+  return e;
+}
+
 // A form's button is disabled while its request is on its way: a double press sends once.
 function handle(form, errorId, work) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const error = $(errorId);
     error.textContent = "";
+    for (const field of form.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     try {
       await work();
     } catch (e) {
       error.textContent = e.message;
+      if (e.field) {
+        e.field.setAttribute("aria-invalid", "true");
+        e.field.focus();
+      }
     } finally {
       button.disabled = false;
     }
@@ -76,7 +88,7 @@ if ($("signin")) {
   handle($("signin"), "signin-error", async () => {
     const name = $("in-name").value.trim();
     const password = $("in-password").value;
-    if (!name || !password) throw new Error(t("Give your name and your password."));
+    if (!name || !password) throw problem(t("Give your name and your password."), name ? $("in-password") : $("in-name"));
     await afterSigningIn(await api("/api/session", { name, password }));
   });
 }
@@ -86,8 +98,8 @@ if ($("signup")) {
     const name = $("up-name").value.trim();
     const password = $("up-password").value;
     const email = $("up-email").value.trim();
-    if (!name) throw new Error(t("Choose a name."));
-    if (password.length < 8) throw new Error(t("The password needs at least 8 characters."));
+    if (!name) throw problem(t("Choose a name."), $("up-name"));
+    if (password.length < 8) throw problem(t("The password needs at least 8 characters."), $("up-password"));
     const body = { name, password };
     if (email) body.email = email;
     await afterSigningIn(await api("/api/accounts", body), true);
@@ -98,7 +110,7 @@ if ($("reset-ask")) {
   handle($("reset-ask"), "reset-error", async () => {
     const who = $("reset-who").value.trim();
     $("reset-sent").textContent = "";
-    if (!who) throw new Error(t("Give your name or your e-mail address."));
+    if (!who) throw problem(t("Give your name or your e-mail address."), $("reset-who"));
     await api("/api/password-reset", who.includes("@") ? { email: who } : { name: who });
     // The server says the same whether or not such an account exists.
     $("reset-sent").textContent = t("If an account of that name or address has a verified e-mail address, a mail with a link to choose a new password is on its way. The link works for one hour.");
@@ -111,8 +123,8 @@ if ($("reset")) {
     const password = $("new-password").value;
     $("reset-done").textContent = "";
     if (!form.dataset.token) throw new Error(t("This link has no key: open the link of the mail again."));
-    if (password.length < 8) throw new Error(t("The password needs at least 8 characters."));
-    if (password !== $("new-password-again").value) throw new Error(t("The two passwords differ."));
+    if (password.length < 8) throw problem(t("The password needs at least 8 characters."), $("new-password"));
+    if (password !== $("new-password-again").value) throw problem(t("The two passwords differ."), $("new-password-again"));
     await api("/api/password-reset/confirm", { token: form.dataset.token, password });
     $("reset-done").textContent = t("Your password is changed: sign in with it.");
     form.querySelectorAll("input, button").forEach((n) => { n.disabled = true; });
@@ -213,7 +225,7 @@ async function settingsPage() {
     $("password-done").textContent = "";
     const old = $("s-old").value;
     const fresh = $("s-new").value;
-    if (fresh.length < 8) throw new Error(t("The password needs at least 8 characters."));
+    if (fresh.length < 8) throw problem(t("The password needs at least 8 characters."), $("s-new"));
     await api("/api/me/password", { old, new: fresh });
     $("s-old").value = "";
     $("s-new").value = "";
@@ -233,7 +245,7 @@ async function settingsPage() {
 
   handle($("delete-form"), "delete-error", async () => {
     const password = $("d-password").value;
-    if (!password) throw new Error(t("Give your password to confirm."));
+    if (!password) throw problem(t("Give your password to confirm."), $("d-password"));
     await api("/api/me", { password }, "DELETE");
     Account.signedOut();
     tellNextPage(t("Your account is deleted."));
