@@ -266,6 +266,7 @@ def test_a_turn_mail_arrives_once_in_the_accounts_language(
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert re.fullmatch(r"<outbox-\d+@tianxia\.test>", str(mail["Message-ID"]))
     assert mail["From"] == "Tianxia <tianxia@example.org>"
+    assert mail["To"] == "Anne <anne@example.org>"
     time.sleep(3 * DELAY)
     assert len(box.to(anne.address)) == 1, "sent once"
     assert box.to(bert.address) == [], "Bert asked for no mail"

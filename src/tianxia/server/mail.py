@@ -29,7 +29,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from email.utils import formatdate
+from email.utils import formataddr, formatdate
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
@@ -893,7 +893,7 @@ class Mail:
             await st.run(mark, st.store, [(r["id"], failed) for r in mailed])
             return
         letter = Letter(
-            to=str(ctx.account["email"]),
+            to=formataddr((str(ctx.account["name"]), str(ctx.account["email"]))),
             subject=subject,
             body=body,
             ids=[r["id"] for r in mailed],
