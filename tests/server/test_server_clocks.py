@@ -117,10 +117,10 @@ def test_a_clock_below_the_minimum_is_refused_and_the_lobby_shows_its_shape(
 def test_bot_policy_a_marked_stand_in_plays_until_the_player_returns_and_is_told_once(
     quick: Server,
 ) -> None:
-    g = create(quick.base, "greatwall", 2, ["open", "bot:random"], clock=0.5)
+    g = create(quick.base, "greatwall", 2, ["open", "bot:random"], clock=1.5)
     secret = join(quick.base, g["id"], 0)
     watcher = Player(quick.base, g["id"])
-    # Nobody plays seat 0: past its half second, a stand-in moves for it, marked.
+    # Nobody plays seat 0: past its bank, a stand-in moves for it, marked.
     wait_for(watcher, lambda p: bool(stand_in_events(p, 0)))
     assert watcher.view["seats"][0]["bot_playing"] is True
     if not watcher.view["terminal"]:
@@ -183,7 +183,7 @@ def test_bot_policy_queues_the_timeout_mail_and_the_stand_in_survives_a_restart(
 def test_skip_policy_passes_or_plays_one_turn_then_the_seat_is_its_players_again(
     quick: Server,
 ) -> None:
-    g = create(quick.base, "greatwall", 2, ["open", "bot:random"], clock=1.0, clock_policy="skip")
+    g = create(quick.base, "greatwall", 2, ["open", "bot:random"], clock=3.0, clock_policy="skip")
     secret = join(quick.base, g["id"], 0)
     p = Player(quick.base, g["id"], secret)
     # The player waits out their first turn (their own hello does not stop the clock).
@@ -195,7 +195,7 @@ def test_skip_policy_passes_or_plays_one_turn_then_the_seat_is_its_players_again
         return
     mine = p.view["clock"]["seats"][0]
     assert mine["running"] is True and mine["stand_in"] is False
-    assert 0.0 < mine["bank"] <= 1.0
+    assert 0.0 < mine["bank"] <= 3.0
     assert p.view["seats"][0]["bot_playing"] is False
     reply = p.act(p.view["legal"][0]["action"])
     assert reply["type"] == "accepted", reply
@@ -220,7 +220,7 @@ def test_lose_policy_resigns_the_seat_which_a_bot_plays_to_the_end(quick: Server
 
 
 def test_each_turn_adds_the_increment_and_a_hello_gives_no_time(quick: Server) -> None:
-    g = create(quick.base, "greatwall", 2, ["open", "bot:random"], clock=2.0, increment=30)
+    g = create(quick.base, "greatwall", 2, ["open", "bot:random"], clock=10.0, increment=30)
     secret = join(quick.base, g["id"], 0)
     p = Player(quick.base, g["id"], secret)
     wait_for(p, lambda p: p.my_turn())
@@ -243,8 +243,8 @@ def test_each_turn_adds_the_increment_and_a_hello_gives_no_time(quick: Server) -
     turns = sum(1 for a, b in itertools.pairwise(deciders) if a == 0 and b != 0)
     assert turns >= 1
     bank = p.view["clock"]["seats"][0]["bank"]
-    # Each turn added 30 s to the 2 s bank, less the time the moves took.
-    assert 2.0 + turns * 30 - 5 < bank <= 2.0 + turns * 30
+    # Each turn added 30 s to the 10 s bank, less the time the moves took.
+    assert 10.0 + turns * 30 - 5 < bank <= 10.0 + turns * 30
     stored = rows(quick, "SELECT bank FROM seats WHERE game_id = :g AND seat = 0", g=g["id"])
     # Stored as of the turn's start: the view's runs on from it if it is the seat's turn.
     assert bank <= stored[0]["bank"] <= bank + 5
