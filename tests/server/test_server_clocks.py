@@ -140,6 +140,12 @@ def test_bot_policy_a_marked_stand_in_plays_until_the_player_returns_and_is_told
     assert {e["seq"] for e in stand_in_events(again, 0)} >= {
         e["seq"] for e in stand_in_events(watcher, 0)
     }
+    # The replay, once the game is over, marks the same moves.
+    wait_for(watcher, lambda p: p.view["terminal"], timeout=120)
+    marked = {e["seq"] for e in stand_in_events(watcher, 0)}
+    steps = watcher.view["seq"]
+    replay = httpx.get(f"{quick.base}/api/games/{g['id']}/replay", params={"step": steps})
+    assert {e["seq"] for e in replay.json()["events"] if e.get("stand_in")} == marked
     for p in (watcher, back, again):
         p.close()
 

@@ -707,6 +707,8 @@ def create_app(
         for e in out["events"]:  # the log in words, as the table shows it
             said = live.table.words(int(e["seq"]) - 1, seat)
             e["words"] = log_words(*said, lang, live.game.NAME)
+            if live.marks.get(int(e["seq"]), (0, False))[1]:
+                e["stand_in"] = True  # as the table marked it: a stand-in's, not the player's
         return out
 
     @app.get("/api/leaderboard/{game}")
