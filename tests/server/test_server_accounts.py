@@ -71,6 +71,16 @@ def rows(server: Server, query: str, **params: Any) -> list[dict[str, Any]]:
         engine.dispose()
 
 
+def write(server: Server, statement: str, **params: Any) -> None:
+    url = server.database.replace("postgresql://", "postgresql+psycopg://")
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as c:
+            c.execute(sa.text(statement), params)
+    finally:
+        engine.dispose()
+
+
 def socket(server: Server, game_id: str, c: httpx.Client | None, origin: str | None = None) -> Any:
     """A websocket to a game carrying a device's session cookie."""
     headers = {}
@@ -408,6 +418,13 @@ def test_export_and_deletion_keep_the_games_playable(server: Server) -> None:
         mover = next(p for p in players if p.my_turn())
         assert mover.act(mover.view["legal"][0]["action"])["type"] == "accepted"
 
+        # A rating of the account's, as a rated game's end writes it.
+        write(
+            server,
+            "INSERT INTO ratings (player, game, name, mu, sigma, games) "
+            "VALUES (:player, 'greatwall', 'Tao', 30.0, 5.0, 3)",
+            player=f"account:{me['id']}",
+        )
         r = c.get("/api/me/export")
         assert r.status_code == 200
         assert "attachment" in r.headers["content-disposition"]
@@ -417,7 +434,10 @@ def test_export_and_deletion_keep_the_games_playable(server: Server) -> None:
         assert game["game"] == g and game["your_seats"] == [0] and game["moves"] >= 1
         assert [s["name"] for s in game["seats"]] == ["Tao", "Ann"]
         assert "secret_hash" not in json.dumps(data) and "seed" not in game
-        assert data["ratings"] == [] and data["settings"]["language"] == "en"
+        assert data["settings"]["language"] == "en"
+        assert data["ratings"] == [
+            {"game": "greatwall", "rating": 15.0, "mu": 30.0, "sigma": 5.0, "games": 3}
+        ]
 
         assert c.request("DELETE", "/api/me", json={"password": "wrong one"}).status_code == 403
         gone = c.request("DELETE", "/api/me", json={"password": PASSWORD})
@@ -425,6 +445,7 @@ def test_export_and_deletion_keep_the_games_playable(server: Server) -> None:
         assert c.get("/api/me").status_code == 401
         assert not rows(server, "SELECT id FROM accounts")
         assert not rows(server, "SELECT id_hash FROM sessions")
+        assert not rows(server, "SELECT player FROM ratings")
         seats = httpx.get(f"{server.base}/api/games/{g}").json()["seats"]
         assert seats[0]["name"] == "Tao" and seats[0]["account"] is False
         # The game goes on: both seats still move with their keys.
