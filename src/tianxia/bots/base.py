@@ -31,8 +31,11 @@ def in_words(
     kind: "only" (no other move), "random" (one of `count`), "greedy" (the best position
     one move ahead of `count`, `runner_up` next), "search" (tried in `tried` of `total`
     simulated games, more than any other; `runner_up` next, tried `count` times),
-    "best_mean" (of `total` simulated games, the move whose games went best).
+    "best_mean" (of `total` simulated games, the move whose games went best), "skipped"
+    (a stand-in's pass for a seat whose time ran out, its turn skipped).
     """
+    if kind == "skipped":
+        return f"Passed for the seat, whose time ran out: {move}"
     if kind == "only":
         return f"Played the only move open: {move}"
     if kind == "random":

@@ -92,8 +92,6 @@ BOT_RETRY = 0.25
 BOT_RETRY_MAX = 30.0
 # Answers to action ids remembered per seat (a page resends its last few at most).
 REPLIES = 64
-# The explanation of a pass made for a seat whose turn was skipped.
-SKIPPED = "The seat's time ran out: its turn was passed."
 
 
 async def _nothing() -> None:
@@ -1121,7 +1119,7 @@ class LiveGame:
                 st = t.state
                 if passing:
                     # A skipped turn is passed where the rules allow a pass.
-                    action, why, thought = passing[0], SKIPPED, bot
+                    action, why, thought = passing[0], _skipped(st, passing[0]), bot
                 else:
                     action, why, thought = await self.hub.bots.run(
                         self.bot_priority(), think, bot, st
@@ -1206,6 +1204,15 @@ class LiveGame:
                 values["turn_since"] = self.row["turn_since"] = time.time()
             self._write_soon(self.hub.storage.store.set_clocks, self.id, clocks, values)
         self.kick()
+
+
+def _skipped(state: State, action: Any) -> str:
+    """Why a stand-in passed: the seat's time ran out (in the catalogues' words)."""
+    try:
+        from tianxia.bots.base import in_words, move_in_words
+    except ImportError:  # the sentences live with the bots
+        return f"passed for the seat, whose time ran out: {action}"
+    return in_words("skipped", move_in_words(state, action))
 
 
 def seat_names(seats: list[dict[str, Any]]) -> list[str]:
