@@ -21,7 +21,11 @@ from tianxia.web.i18n import gettext_for
 
 def _finished_rated_game(site: Server) -> tuple[str, str, list[dict[str, float]]]:
     g = create(site.base, "greatwall", 3, ["open", "bot:random", "bot:random"])
-    secret = join(site.base, g["id"], 0, player="anna-browser", name="Anna")
+    # Ratings are accounts': Anna plays signed in.
+    with httpx.Client(base_url=site.base, timeout=60) as anna:
+        r = anna.post("/api/accounts", json={"name": "Anna", "password": "correct horse battery"})
+        anna.headers["X-CSRF-Token"] = r.json()["csrf"]
+        secret = str(anna.post(f"/api/games/{g['id']}/join", json={"seat": 0}).json()["secret"])
     play_to_the_end([Player(site.base, g["id"], secret)], random.Random(4))
     for _ in range(100):
         changes = httpx.get(f"{site.base}/api/games/{g['id']}").json()["rating_changes"]
