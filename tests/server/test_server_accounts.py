@@ -700,3 +700,19 @@ def test_verification_mails_of_an_account_are_bounded(lite: Server) -> None:
         assert (
             c.get("/api/me").json()["email"] == "fang4@example.org"
         )  # the refused changed nothing
+
+
+def test_a_cookie_of_an_ended_session_is_a_guests(lite: Server) -> None:
+    g = create(lite.base, "greatwall", 2, ["open", "open"])["id"]
+    with device(lite) as c:
+        sign_up(c, "Lei")
+        write(lite, "UPDATE sessions SET expires = 0")
+        del c.headers["X-CSRF-Token"]
+        assert c.get("/api/me").status_code == 401
+        r = c.post(f"/api/games/{g}/join", json={"seat": 0, "name": "Lei as a guest"})
+        assert r.status_code == 200, r.text
+        seat = httpx.get(f"{lite.base}/api/games/{g}").json()["seats"][0]
+        assert seat["name"] == "Lei as a guest" and seat["account"] is False
+        # Signing in again works with the old cookie still in the jar.
+        assert sign_in(c, "Lei").status_code == 200
+        assert c.get("/api/me").status_code == 200
