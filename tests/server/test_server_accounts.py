@@ -716,3 +716,17 @@ def test_a_cookie_of_an_ended_session_is_a_guests(lite: Server) -> None:
         # Signing in again works with the old cookie still in the jar.
         assert sign_in(c, "Lei").status_code == 200
         assert c.get("/api/me").status_code == 200
+
+
+def test_one_address_creates_at_most_20_accounts_an_hour(lite: Server) -> None:
+    from tianxia.server.accounts import SIGNUPS_PER_HOUR
+
+    with device(lite) as c:
+        for i in range(SIGNUPS_PER_HOUR):
+            r = c.post("/api/accounts", json={"name": f"Player {i}", "password": PASSWORD})
+            assert r.status_code == 201, r.text
+        over = c.post("/api/accounts", json={"name": "One more", "password": PASSWORD})
+        assert over.status_code == 429
+        assert 3000 < int(over.headers["retry-after"]) <= 3600
+        assert "20 accounts" in over.json()["detail"]
+    assert len(rows(lite, "SELECT id FROM accounts")) == SIGNUPS_PER_HOUR

@@ -873,6 +873,12 @@ class Hourly:
             self.done.popitem(last=False)
         return None
 
+    def give_back(self, key: str) -> None:
+        """Undo the last `take` of `key` (what it counted did not happen after all)."""
+        times = self.done.get(key)
+        if times:
+            times.pop()
+
 
 # --- sessions --------------------------------------------------------------------------
 @dataclass
@@ -1231,6 +1237,7 @@ def account_routes() -> APIRouter:
         try:
             password_hash = await acc.hasher.hash(_address(request), body.password)
         except Busy:
+            acc.signups.give_back(_address(request))
             raise _busy() from None
         account_id = uuid.uuid4().hex
         settings = _first_settings(request)
@@ -1248,6 +1255,7 @@ def account_routes() -> APIRouter:
         cookie, session = _new_session(account_id, now)
         mail = _link_mail("verify", request, acc, name, email, settings) if email else None
         if not await hub.storage.run(create_account, hub.storage.store, row, session, mail):
+            acc.signups.give_back(_address(request))
             raise HTTPException(409, f"the name {name!r} is taken")
         content = {
             "id": account_id,
