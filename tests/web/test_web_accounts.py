@@ -230,12 +230,24 @@ def test_signing_up_claims_the_seats_this_browser_held_as_a_guest(
         page.goto(f"{site.base}/games/{gid}?lang=en")
         page.locator("button.take").click()
         expect(page.locator("#resign")).to_be_visible()
+    # A hotseat game at this browser: the second seat is someone else's at the device.
+    hotseat = _game(site, ["open", "open"])
+    page.goto(f"{site.base}/games/{hotseat}?lang=en")
+    page.locator("#seats li.seat0 button.take").click()
+    expect(page.locator("#seats li.seat1 button.take")).to_be_visible()
+    page.locator("#seats li.seat1 button.take").click()
+    page.wait_for_function(
+        "(g) => Object.keys(JSON.parse(localStorage.getItem('tianxia.seats'))[g] || {})"
+        ".length === 2",
+        arg=hotseat,
+    )
     assert all(_summary(site, gid)["seats"][0].get("account") is False for gid in games)
     _sign_up(page, site, _name("Dirk"))
-    expect(page.locator("#notice")).to_contain_text("2 seats this browser held are now your")
-    for gid in games:
+    expect(page.locator("#notice")).to_contain_text("3 seats this browser held are now your")
+    for gid in [*games, hotseat]:
         assert _summary(site, gid)["seats"][0]["account"] is True
         expect(page.locator(f"#mine li[data-game='{gid}']")).to_be_visible()
+    assert _summary(site, hotseat)["seats"][1]["account"] is False
     assert page.locator("#mine-guest").is_hidden()
     ctx.close()
 

@@ -12,13 +12,17 @@ function nextPage() {
 }
 
 // The seats this browser holds as a guest become the account's (`POST /api/me/claim`):
-// "my games" then shows them on every device.
+// "my games" then shows them on every device. Of a hotseat game (several seats held
+// here) only the first is the player's, as the lobby's form makes it: the others are the
+// other people at the device, and stay theirs.
 async function claimThisBrowsersSeats() {
   let all = {};
   try { all = JSON.parse(localStorage.getItem("tianxia.seats") || "{}"); } catch { all = {}; }
   const seats = [];
   for (const [game, held] of Object.entries(all)) {
-    for (const secret of Object.values(held || {})) if (typeof secret === "string") seats.push({ game, secret });
+    const first = Object.keys(held || {}).map(Number).filter(Number.isInteger).sort((a, b) => a - b)[0];
+    const secret = first === undefined ? null : held[first];
+    if (typeof secret === "string") seats.push({ game, secret });
   }
   if (!seats.length) return null;
   // The server takes at most 500 at once; the newest are last in the browser's list.
