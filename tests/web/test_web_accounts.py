@@ -434,12 +434,25 @@ def test_the_account_pages_have_no_serious_findings_and_fit_a_phone(
     look("a new password")
     page.goto(f"{site.base}/account?verified=1&lang={lang}")
     expect(page.locator("#verified")).to_be_visible()
-    _sign_up(page, site, _name("Iris"), email="iris@example.org")
+    name = _name("Iris")
+    _sign_up(page, site, name, email="iris@example.org")
     page.goto(f"{site.base}/account/settings?lang={lang}")
     expect(page.locator("#settings")).to_be_visible()
     page.locator("#delete summary").click()
     look("settings")
+    # The lobby with a game waiting for the player and an invitation.
+    gid = _game(site, ["open", "bot:easy"])
+    page.goto(f"{site.base}/games/{gid}?lang={lang}")
+    page.locator("button.take").click()
+    expect(page.locator("#moves-box")).to_be_visible()
+    with httpx.Client(base_url=site.base) as host:
+        r = host.post("/api/accounts", json={"name": _name("Host"), "password": PASSWORD})
+        host.headers["X-CSRF-Token"] = r.json()["csrf"]
+        seats = ["bot:easy", f"invite:{name}"]
+        host.post("/api/games", json={"game": "greatwall", "players": 2, "seats": seats})
     page.goto(f"{site.base}/?lang={lang}")
+    expect(page.locator("#next-game")).to_be_visible()
+    expect(page.locator("#invitations li")).to_have_count(1)
     look("the lobby signed in")
     ctx.close()
     assert not found, "\n".join(found)
