@@ -83,12 +83,15 @@ RESET_SECONDS = 3600.0
 
 # The password hash: argon2id at OWASP's first recommended setting (19 MiB, 2 passes,
 # one lane): about 40 ms on a core of the test machine. One lane keeps a hash on one
-# core; at most `HASH_WORKERS` are computed at once (2, but 1 where the machine has 2
-# cores or fewer: the event loop keeps a core), on threads niced `HASH_NICENESS` below
+# core; at most `HASH_WORKERS` are computed at once (2, but 1 where the process may run
+# on 2 cores or fewer: the event loop keeps a core), on threads niced `HASH_NICENESS` below
 # the event loop's, and `HASH_WAITING` wait (`HASHES_PER_ADDRESS` of them for one
 # client address), so sign-in traffic takes at most that much of the machine from play,
 # and more is refused at once.
-HASH_WORKERS = min(2, max(1, (os.cpu_count() or 2) - 1))
+HASH_WORKERS = min(
+    2,
+    max(1, (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2) - 1),
+)
 HASH_NICENESS = 10
 HASH_WAITING = 16
 HASHES_PER_ADDRESS = 4
