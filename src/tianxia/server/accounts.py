@@ -84,8 +84,8 @@ RESET_SECONDS = 3600.0
 # The password hash: argon2id at OWASP's first recommended setting (19 MiB, 2 passes,
 # one lane): about 40 ms on a core of the test machine. One lane keeps a hash on one
 # core; at most `HASH_WORKERS` are computed at once (2, but 1 where the process may run
-# on 2 cores or fewer: the event loop keeps a core), on threads niced `HASH_NICENESS` below
-# the event loop's, and `HASH_WAITING` wait (`HASHES_PER_ADDRESS` of them for one
+# on 2 cores or fewer: the event loop keeps a core), on threads niced `HASH_NICENESS`
+# below the event loop's, and `HASH_WAITING` wait (`HASHES_PER_ADDRESS` of them for one
 # client address), so sign-in traffic takes at most that much of the machine from play,
 # and more is refused at once.
 HASH_WORKERS = min(
@@ -1428,7 +1428,7 @@ def account_routes() -> APIRouter:
             one = await st.read(account_by_key, st.store, name_key(body.name))
             found = [one] if one is not None and one["email_verified"] else []
         else:
-            found = await st.read(accounts_by_email, st.store, body.email.strip())  # type: ignore[union-attr]
+            found = await st.read(accounts_by_email, st.store, (body.email or "").strip())
         for a in found:
             if a["email"] and acc.resets_per_account.take(a["id"], time.monotonic()) is None:
                 mail = _link_mail("reset", request, acc, a["name"], a["email"], a["settings"])
