@@ -131,6 +131,32 @@ def test_next_game_opens_the_game_that_has_waited_longest(site: Server, browser:
     ctx.close()
 
 
+def test_a_hidden_lobby_does_not_keep_asking_for_the_account(
+    site: Server, browser: Browser
+) -> None:
+    """A signed-in request counts as the player being there (no turn mail then): a lobby
+    in a hidden tab asks nothing, and asks at once when seen again."""
+    ctx = _context(browser)
+    page = ctx.new_page()
+    _sign_up(page, site, _name("Quinn"))
+    page.wait_for_load_state("networkidle")  # the page's first asks are behind it
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/api/me") else None)
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    page.wait_for_timeout(11_000)  # past the lobby's ten seconds between asks
+    assert asked == []
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    page.wait_for_timeout(1000)
+    assert len(asked) == 1
+    ctx.close()
+
+
 def test_signing_out_ends_the_session_and_the_header_offers_to_sign_in(
     site: Server, browser: Browser
 ) -> None:

@@ -515,5 +515,9 @@ document.getElementById("lb-game").addEventListener("change", leaderboard);
 fillPlayers();
 refresh();
 leaderboard();
-setInterval(refresh, 10000);
+// Only while the lobby is in view: a signed-in request counts as the player being here
+// (no turn mail is sent to someone active in the last minute), and a tab left behind
+// is not someone reading it. Back in view, the lists are asked for at once.
+setInterval(() => { if (!document.hidden) refresh(); }, 10000);
+document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
 setInterval(redate, 30000);
