@@ -7,8 +7,10 @@ seat for the whole game, spent like the bank but never given back); past both, t
 game's policy applies: a stand-in bot (`bot`), the turn skipped (`skip`), or the seat
 resigned (`lose`).
 
-Everything here is arithmetic on the stored values (`seats.bank`, `seats.vacation_left`
-as of `games.turn_since`), so a restart continues each bank where it stood.
+The banks are arithmetic on the stored values (`seats.bank`, `seats.vacation_left` as
+of `games.turn_since`), so a restart continues each bank where it stood; the live game
+(`tianxia.server.live`) runs the clock and applies the policy, and a timeout's mail is
+queued here for the mail sender.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import sqlalchemy as sa
 from tianxia.server.protocol import STAND_IN_PREFIX
 from tianxia.server.storage import Store, outbox
 
-POLICIES = ("bot", "skip", "lose")
 # `tianxia serve --min-clock`: below it, a stand-in plays before anyone could reply.
 MIN_CLOCK = 60.0
 # The largest increment and vacation a game may ask for (POST /api/games).
