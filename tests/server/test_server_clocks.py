@@ -349,3 +349,23 @@ def test_a_game_stored_with_a_per_move_clock_keeps_its_patience() -> None:
     assert spend(60.0, 100.0, 70.0) == (0.0, 90.0)
     assert spend(60.0, 100.0, 500.0) == (0.0, 0.0)
     assert spend(60.0, 100.0, -5.0) == (60.0, 100.0)
+
+
+def test_skip_policy_passes_where_the_rules_offer_a_pass(quick: Server) -> None:
+    # Mandarin's auctions offer a pass: a seat whose time runs out in one passes (where
+    # a decision is required, a stand-in makes it, as above).
+    g = create(quick.base, "mandarin", 2, ["open", "bot:random"], clock=0.3, clock_policy="skip")
+    join(quick.base, g["id"], 0)
+    watcher = Player(quick.base, g["id"])
+    wait_for(
+        watcher,
+        lambda p: any(e.get("action") == "pass" for e in stand_in_events(p, 0)),
+        timeout=60,
+    )
+    assert all(e["seat"] == 0 for e in watcher.events if e.get("stand_in"))
+    passes = [e["seq"] for e in stand_in_events(watcher, 0) if e.get("action") == "pass"]
+    # Once the game is over, each says why: the seat's time ran out (not a bot's choice).
+    wait_for(watcher, lambda p: p.view["terminal"], timeout=120)
+    why = watcher.view["why"]
+    assert why[str(passes[0])].startswith("Passed for the seat, whose time ran out: ")
+    watcher.close()
