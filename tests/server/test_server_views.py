@@ -152,15 +152,16 @@ def test_a_view_is_computed_once_per_state_for_the_connections_that_see_it_alike
                 live.attach(conn)
                 return conn
 
-            async def views(n: int) -> None:
+            async def views(n: int, of: tuple[int, ...] | None = None) -> None:
                 for _ in range(500):
-                    if all(sum(m["type"] == "view" for m in ms) >= n for ms in got.values()):
+                    seen = got.values() if of is None else [got[k] for k in of]
+                    if all(sum(m["type"] == "view" for m in ms) >= n for ms in seen):
                         return
                     await asyncio.sleep(0.01)
                 raise AssertionError(f"not every connection was sent {n} views: {got}")
 
             browsers = [connect(mover, True) for _ in range(3)]
-            connect(1 - mover, False)
+            other = connect(1 - mover, False)
             for _ in range(3):
                 connect(None, False)
             await views(1)
@@ -184,10 +185,21 @@ def test_a_view_is_computed_once_per_state_for_the_connections_that_see_it_alike
             assert last["board"] == apply_patch(sent[0][0]["board"], sent[0][1]["board_patch"])
             assert last["since"] == 0 and len(last["events"]) == live.table.seq
             assert sent[0][1]["since"] > 0 and len(sent[0][1]["events"]) < live.table.seq
-            # The new window changed every view's players' panel (windows open per
-            # seat): each of the three ways was computed once more, for all who see it.
-            assert calls["view"] == 6
+            # A second window of a seat already present changes nobody's view: only the
+            # new window's own view was computed, and nobody else was sent one.
+            assert calls["view"] == 4
+            assert [sum(m["type"] == "view" for m in got[k]) for k in range(len(got) - 1)] == [
+                2
+            ] * (len(got) - 1)
+            # The other seat's only window closing changes every panel (that seat is no
+            # longer present): each way still seen (the mover's windows, the spectators')
+            # is computed once more, for all who see it.
+            live.detach(browsers[0])
             live.detach(fresh)
+            calls.clear()
+            live.detach(other)
+            await views(3, of=(1, 2, 4, 5, 6))
+            assert calls["view"] == 2
         finally:
             hub.close()
 
