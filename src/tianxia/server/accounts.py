@@ -67,8 +67,11 @@ SESSION_SECONDS = 30 * 24 * 3600.0
 COOKIE_SECONDS = 400 * 24 * 3600
 # An account's activity (and its session's `seen`) is written at most this often.
 TOUCH_SECONDS = 10.0
-# Sessions kept in memory (the others are read again when they come back).
+# Sessions kept in memory (the others are read again when they come back), and for how
+# long one is believed before it is read again: the bound on how long a session ended by
+# another server process goes on being honoured by this one.
 SESSIONS_IN_MEMORY = 10_000
+SESSION_RECHECK = 5.0
 # Ended sessions and tokens are deleted at most this often (on a sign-in).
 SWEEP_SECONDS = 3600.0
 NAME_MAX = 40
@@ -892,6 +895,10 @@ class Session:
     csrf: str
     expires: float
     touched: float = 0.0
+    # When this process last read the row (monotonic): past `SESSION_RECHECK` it is read
+    # again, so a sign-out, a password change or a deletion served by another process
+    # ends this session here too.
+    read: float = field(default_factory=lambda: time.monotonic())
 
 
 @dataclass
@@ -937,11 +944,16 @@ class Accounts:
         h = _sha(cookie)
         now = time.time()
         s = self.cache.get(h)
+        touched = 0.0
+        if s is not None and time.monotonic() - s.read > SESSION_RECHECK:
+            touched = s.touched
+            self.cache.pop(h, None)
+            s = None
         if s is None:
             row = await hub.storage.read(session_row, hub.storage.store, h, now)
             if row is None:
                 return None
-            s = Session(h, row["account_id"], row["name"], row["csrf"], row["expires"])
+            s = Session(h, row["account_id"], row["name"], row["csrf"], row["expires"], touched)
             self.cache[h] = s
             while len(self.cache) > SESSIONS_IN_MEMORY:
                 self.cache.popitem(last=False)
