@@ -1,6 +1,7 @@
 """Debian's nginx in front of a test server, configured from the shipped site file
-(deploy/nginx/tianxia.conf): on 127.0.0.1 and a free port, as an unprivileged user,
-stopped by the test that started it."""
+(deploy/nginx/tianxia.conf), or in front of several (deploy/nginx/tianxia-cluster.conf):
+on 127.0.0.1 and a free port, as an unprivileged user, stopped by the test that
+started it."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from serving import free_port
 
 SITE = Path(__file__).parents[1] / "deploy" / "nginx" / "tianxia.conf"
+CLUSTER_SITE = SITE.with_name("tianxia-cluster.conf")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 # A main configuration around the site file, as Debian's nginx.conf is around its sites,
@@ -77,14 +80,34 @@ def site_for(
     return text
 
 
+def cluster_site_for(upstream_ports: Sequence[int], port: int) -> str:
+    """The shipped cluster site file with one upstream line per test server, listening
+    on loopback only."""
+    text = CLUSTER_SITE.read_text()
+    servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+;\n", text, flags=re.M)
+    assert len(servers) >= 2, "deploy/nginx/tianxia-cluster.conf: no upstream lines"
+    text = text.replace(servers[0], "".join(f"    server 127.0.0.1:{p};\n" for p in upstream_ports))
+    for line in servers[1:]:
+        text = text.replace(line, "", 1)
+    for pattern, new in (
+        (r"^\s*listen 80;", f"    listen 127.0.0.1:{port};"),
+        (r"^\s*listen \[::\]:80;\n", ""),
+    ):
+        text, n = re.subn(pattern, new, text, flags=re.M)
+        assert n == 1, f"deploy/nginx/tianxia-cluster.conf: no single line matches {pattern!r}"
+    return text
+
+
 class Nginx:
     """nginx as a foreground subprocess (`daemon off`), its configuration and logs in a
     folder of its own under /tmp (pytest's folders are closed to other users), removed
-    when it stops."""
+    when it stops. One upstream port: tianxia.conf in front of it; a sequence of ports:
+    tianxia-cluster.conf in front of them (`header_timeout` and `per_address` apply to
+    the first only)."""
 
     def __init__(
         self,
-        upstream_port: int,
+        upstream_port: int | Sequence[int],
         header_timeout: float | None = None,
         per_address: int | None = None,
     ):
@@ -92,12 +115,19 @@ class Nginx:
         self.folder = folder
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        (folder / "tianxia.conf").write_text(
-            site_for(upstream_port, self.port, header_timeout, per_address)
-        )
+        if isinstance(upstream_port, int):
+            site = site_for(upstream_port, self.port, header_timeout, per_address)
+        else:
+            site = cluster_site_for(upstream_port, self.port)
+        (folder / "tianxia.conf").write_text(site)
         self.conf = folder / "nginx.conf"
         self.conf.write_text(_MAIN.format(folder=folder))
         self.proc: subprocess.Popen[bytes] | None = None
+
+    def check(self) -> subprocess.CompletedProcess[str]:
+        """`nginx -t` on this configuration: its verdict in `stderr`."""
+        argv = [NGINX, "-t", "-p", str(self.folder), "-e", str(self.folder / "error.log")]
+        return subprocess.run([*argv, "-c", str(self.conf)], capture_output=True, text=True)
 
     def start(self) -> None:
         uid: int | None = None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from typing import Annotated, Any
 from urllib.parse import parse_qs
@@ -70,6 +71,28 @@ class Tap:
             self.hooks.outbound("http", live, viewer, text, finished_only=past)
 
 
+class Process:
+    """ASGI middleware: every HTTP response and websocket handshake says which process
+    answered it (`x-tianxia-process: <pid>`), so a test of several processes behind a
+    load balancer sees where each request went."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.header = (b"x-tianxia-process", str(os.getpid()).encode())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+
+        async def marked(message: Message) -> None:
+            if message["type"] in ("http.response.start", "websocket.accept"):
+                message = {**message, "headers": [*message.get("headers", []), self.header]}
+            await send(message)
+
+        await self.app(scope, receive, marked)
+
+
 def _connections(live: LiveGame) -> dict[str, int]:
     out: dict[str, int] = {}
     for c in live.conns:
@@ -94,6 +117,7 @@ def _field(text: str, key: str) -> Any:
 
 
 def add_test_routes(app: FastAPI, hooks: Hooks) -> None:
+    app.add_middleware(Process)
     if hooks.tap_path is not None:
         app.add_middleware(Tap, hooks=hooks)
 

@@ -1,0 +1,123 @@
+"""The shipped cluster configuration (deploy/nginx/tianxia-cluster.conf) in front of
+several processes on one PostgreSQL: it validates; every request about one game (its
+API calls, its page, its websockets) reaches one process, chosen by the game's id; the
+lobby is spread over all of them; and when a game's process is killed, the next
+request about it reaches a live one, which serves the game from where it was."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from cluster import PROCESS_HEADER, Cluster
+from nginxfront import Nginx, available
+from serving import free_port, reset_postgres
+
+from .client import Player, create, join, play
+
+pytestmark = pytest.mark.skipif(
+    not available(), reason="Debian's nginx is missing: `make test` installs it"
+)
+
+
+def test_the_cluster_configuration_validates() -> None:
+    proxy = Nginx([free_port() for _ in range(4)])
+    try:
+        verdict = proxy.check()
+        assert verdict.returncode == 0, verdict.stderr
+        assert "syntax is ok" in verdict.stderr and "test is successful" in verdict.stderr
+        site = (proxy.folder / "tianxia.conf").read_text()
+        assert site.count("server 127.0.0.1:") == 4 and "hash $tianxia_game consistent" in site
+    finally:
+        proxy.stop()
+
+
+@pytest.fixture
+def cluster(postgres: str | None, tmp_path: Path) -> Iterator[Cluster]:
+    if postgres is None:
+        pytest.skip("no PostgreSQL here: `make test` installs it")
+    reset_postgres(postgres)
+    with Cluster(postgres, tmp_path, 2) as running:
+        yield running
+
+
+def _handshake_process(cluster: Cluster, game_id: str) -> int | None:
+    url = cluster.base.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+    with connect(url, open_timeout=10, ping_interval=None) as ws:
+        assert ws.response is not None
+        return cluster.process_of(ws.response.headers)
+
+
+def test_one_games_requests_reach_one_process_and_the_lobby_reaches_all(
+    cluster: Cluster,
+) -> None:
+    holders = set()
+    for n in range(12):
+        gid = create(cluster.base, "greatwall", 2, ["open", "open"])["id"]
+        first = cluster.holder(gid)
+        assert first is not None
+        holders.add(first)
+        seen = {first, _handshake_process(cluster, gid)}
+        for path in (f"/api/games/{gid}", f"/games/{gid}?lang=en", f"/api/games/{gid}/log"):
+            r = httpx.get(cluster.base + path, timeout=30)
+            assert r.status_code == 200, (path, r.text)
+            seen.add(cluster.process_of(r.headers))
+        r = httpx.post(
+            f"{cluster.base}/api/games/{gid}/join", json={"seat": 0, "name": f"Ann{n}"}, timeout=30
+        )
+        assert r.status_code == 200, r.text
+        seen.add(cluster.process_of(r.headers))
+        seen.add(_handshake_process(cluster, gid))
+        assert seen == {first}, f"game {gid}'s requests went to processes {seen}"
+    # Twelve games by their random ids: on one process of two once in 2,000 runs.
+    assert holders == {0, 1}
+    # The lobby is about no game: its requests are spread, and each process lists the
+    # open games, whichever process created them.
+    lobby = set()
+    for _ in range(20):
+        r = httpx.get(f"{cluster.base}/api/games", timeout=30)
+        assert r.status_code == 200
+        lobby.add(cluster.process_of(r.headers))
+    assert lobby == {0, 1}
+    for i in range(2):
+        listed = httpx.get(f"{cluster.direct(i)}/api/games", timeout=30).json()
+        assert len(listed) == 12, listed
+
+
+def test_a_killed_process_s_game_goes_on_at_a_live_one(cluster: Cluster) -> None:
+    base = cluster.base
+    gid = create(base, "greatwall", 2, ["open", "open"])["id"]
+    secrets = [join(base, gid, seat, name) for seat, name in enumerate(["Ann", "Bo"])]
+    holder = cluster.holder(gid)
+    assert holder is not None
+    players = [Player(base, gid, s) for s in secrets]
+    moves = play(players, random.Random(45), 6)
+    seq = players[0].view["seq"]
+    assert moves == 6 and seq >= 6
+    for p in players:
+        p.close()
+    dead_pid = cluster.servers[holder].pid
+    cluster.kill(holder)
+
+    # The next request about the game reaches the other process, which has it all.
+    r = httpx.get(f"{base}/api/games/{gid}", timeout=30)
+    assert r.status_code == 200, r.text
+    assert r.headers[PROCESS_HEADER] != str(dead_pid)
+    assert cluster.process_of(r.headers) == 1 - holder
+    # So does a websocket's handshake: the seats say hello with their last seq and play
+    # on from there.
+    assert _handshake_process(cluster, gid) == 1 - holder
+    players = [Player(base, gid, s, last_seq=seq) for s in secrets]
+    assert all(p.view["seq"] == seq for p in players)
+    assert play(players, random.Random(46), 4) == 4
+    assert players[0].view["seq"] == players[1].view["seq"] >= seq + 4
+    for p in players:
+        p.close()
+    # A page and the lobby still answer.
+    assert httpx.get(f"{base}/games/{gid}?lang=en", timeout=30).status_code == 200
+    assert httpx.get(f"{base}/api/games", timeout=30).status_code == 200
