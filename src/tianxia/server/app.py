@@ -42,6 +42,7 @@ from tianxia.server.accounts import (
     session_of,
 )
 from tianxia.server.clocks import DAY, MAX_INCREMENT, MAX_VACATION_DAYS
+from tianxia.server.leases import Leases
 from tianxia.server.limits import (
     BodyLimit,
     Limits,
@@ -114,8 +115,13 @@ class Join(BaseModel):
 
 
 class SeatSecret(BaseModel):
+    """A seat of the game: by its secret, or without one the signed-in account's seat
+    (another device of the account holds no secret); `seat` says which where the
+    account holds several (a game at one device)."""
+
     model_config = ConfigDict(extra="forbid")
-    secret: Annotated[str, Field(min_length=1, max_length=64)]
+    secret: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    seat: Annotated[int, Field(ge=0, le=16)] | None = None
 
 
 def hub_of(request: Request) -> Hub:
@@ -230,14 +236,22 @@ def create_app(
         app.state.hub = hub
         if hooks is not None and hooks.grace is not None:
             hub.grace = hooks.grace
-        # Games that move by themselves (a bot, a clock) resume after a restart; the
-        # others are loaded when someone asks for them.
-        for game_id in store.to_resume():
-            try:
-                await hub.get(game_id)
-            except Unloadable as e:
-                # One game this release cannot resume must not keep the others down.
-                log.warning("%s", e)
+        leases = None
+        if url.startswith("postgresql"):
+            # Several processes may serve: each game's bots and clock run in the one
+            # holding its lease, and the sweep takes those nobody holds, these included.
+            hub.leases = Leases(url, every=limits.lease_sweep)
+            await hub.leases.sweep(hub)
+            leases = asyncio.create_task(hub.leases.run(hub))
+        else:
+            # Games that move by themselves (a bot, a clock) resume after a restart; the
+            # others are loaded when someone asks for them.
+            for game_id in store.to_resume():
+                try:
+                    await hub.get(game_id)
+                except Unloadable as e:
+                    # One game this release cannot resume must not keep the others down.
+                    log.warning("%s", e)
         sweeper = asyncio.create_task(_sweep(hub, limits))
         heart = asyncio.create_task(_heartbeat(hub, me))
         sender = None
@@ -251,6 +265,9 @@ def create_app(
                 sender.cancel()
             sweeper.cancel()
             heart.cancel()
+            if leases is not None:
+                leases.cancel()
+            await hub.leases.close()
             with contextlib.suppress(SQLAlchemyError):
                 await hub.storage.run(store.release_lease, me)
             hub.close()
@@ -555,11 +572,42 @@ def create_app(
             raise HTTPException(403, "this secret holds no seat of this game")
         return found[1]
 
+    async def _seat_by(live: LiveGame, hub: Hub, body: SeatSecret, request: Request) -> int:
+        """The seat a request speaks for: its secret's, or the signed-in account's."""
+        if body.secret is not None:
+            seat = await _seat_of(live, hub, body.secret)
+            if body.seat is not None and body.seat != seat:
+                raise HTTPException(403, f"this secret holds seat {seat}, not seat {body.seat}")
+            return seat
+        session = session_of(request)
+        if session is None:
+            raise HTTPException(
+                403, "send the seat's secret, or sign in to the account that holds the seat"
+            )
+        mine = [
+            i
+            for i, s in enumerate(live.seats)
+            if s["kind"] == "human" and s.get("account_id") == session.account_id
+        ]
+        if body.seat is not None:
+            if body.seat not in mine:
+                raise HTTPException(403, f"seat {body.seat} of this game is not this account's")
+            return body.seat
+        if not mine:
+            raise HTTPException(403, "this account holds no seat of this game")
+        if len(mine) > 1:
+            raise HTTPException(
+                422, f"this account holds seats {', '.join(map(str, mine))}: say which (seat)"
+            )
+        return mine[0]
+
     @app.post("/api/games/{game_id}/leave")
-    async def leave(game_id: str, body: SeatSecret, hub: HubDep) -> dict[str, Any]:
+    async def leave(
+        game_id: str, body: SeatSecret, hub: HubDep, request: Request
+    ) -> dict[str, Any]:
         """Give a seat back before the game starts (afterwards, resign)."""
         live = await live_or_404(hub, game_id)
-        seat = await _seat_of(live, hub, body.secret)
+        seat = await _seat_by(live, hub, body, request)
         async with live.lock:
             hub.adopt(live)
             if live.status != "open":
@@ -581,10 +629,12 @@ def create_app(
         return {"seat": seat, "left": True}
 
     @app.post("/api/games/{game_id}/resign")
-    async def resign(game_id: str, body: SeatSecret, hub: HubDep) -> dict[str, Any]:
+    async def resign(
+        game_id: str, body: SeatSecret, hub: HubDep, request: Request
+    ) -> dict[str, Any]:
         """Give up: a bot plays the seat to the end, and the ratings count it last."""
         live = await live_or_404(hub, game_id)
-        seat = await _seat_of(live, hub, body.secret)
+        seat = await _seat_by(live, hub, body, request)
         async with live.lock:
             hub.adopt(live)
             if live.status == "finished":
@@ -605,7 +655,7 @@ def create_app(
         clock and seats (bots at their strengths, people's seats open for them to take).
         Asked twice, it is the same new game: a game has one rematch."""
         live = await live_or_404(hub, game_id)
-        await _seat_of(live, hub, body.secret)
+        await _seat_by(live, hub, body, request)
         if live.status != "finished":
             raise HTTPException(409, "a rematch follows a finished game")
         async with live.lock:
@@ -614,6 +664,16 @@ def create_app(
                 seats = [
                     f"bot:{s['strength']}" if s["kind"] == "bot" else "open" for s in live.seats
                 ]
+                # A clock's parts only with a clock: a game without one has none to copy.
+                timed: dict[str, Any] = (
+                    {
+                        "increment": live.row["increment"] or 0.0,
+                        "clock_policy": live.row["clock_policy"] or "bot",
+                        "vacation": (live.row["vacation"] or 0.0) / DAY,
+                    }
+                    if live.row["clock"] is not None
+                    else {}
+                )
                 created = await new_game(
                     NewGame(
                         game=live.row["game"],
@@ -621,9 +681,7 @@ def create_app(
                         options=json.loads(live.row["options"]),
                         seats=seats,
                         clock=live.row["clock"],
-                        increment=live.row["increment"] or 0.0,
-                        clock_policy=live.row["clock_policy"] or "bot",
-                        vacation=(live.row["vacation"] or 0.0) / DAY,
+                        **timed,
                     ),
                     hub,
                     client_of(request),
@@ -723,6 +781,27 @@ def create_app(
     # --- the websocket ----------------------------------------------------------------------
     # Open websockets per client address (only addresses with one open).
     sockets: Counter[str] = Counter()
+    # Every open websocket, to be closed with a word when the process stops.
+    open_sockets: set[WebSocket] = set()
+
+    async def drain() -> None:
+        """A stop (SIGTERM, a rolling restart), once no new connection is accepted: no
+        bot or clock of ours acts any more, the commits under way finish (each under
+        its game's lock), the leases go back for the other processes to take, and every
+        page is told to reconnect at once (1012, Service Restart)."""
+        hub: Hub | None = getattr(app.state, "hub", None)
+        if hub is None:
+            return
+        hub.leases.stopping = True
+        for live in list(hub.games.values()):
+            async with live.lock:
+                pass
+        await hub.leases.release_all()
+        for ws in list(open_sockets):
+            with contextlib.suppress(Exception):  # already closed: nothing to do
+                await ws.close(code=1012, reason=RESTARTING)
+
+    app.state.drain = drain
 
     @app.websocket("/ws/games/{game_id}")
     async def play(ws: WebSocket, game_id: str) -> None:
@@ -744,9 +823,11 @@ def create_app(
             await ws.close(code=1008)
             return
         sockets[address] += 1
+        open_sockets.add(ws)
         try:
             await _play(ws, game_id)
         finally:
+            open_sockets.discard(ws)
             sockets[address] -= 1
             if sockets[address] <= 0:
                 del sockets[address]
@@ -807,6 +888,9 @@ def create_app(
                     continue
                 if session is not None:
                     accounts.touch(hub, session)
+                # The game was loaded anew in this process (another rewrote its log):
+                # this connection was moved to the new copy (`Hub.reload`).
+                live = hub.current(live)
                 try:
                     await _handle(live, conn, text)
                 except Evicted:
@@ -829,7 +913,7 @@ def create_app(
                 raise
             log.info("game %s: a connection the heartbeat closed was being answered", live.id)
         finally:
-            live.detach(conn)
+            hub.current(live).detach(conn)
 
     async def _handle(live: LiveGame, conn: Connection, text: str) -> None:
         try:
@@ -966,6 +1050,8 @@ async def _heartbeat(hub: Hub, holder: str) -> None:
             return
 
 
+# The reason of the close that tells a page to reconnect at once (code 1012).
+RESTARTING = "restarting: reconnect"
 # Seconds between sweeps of memory, and between sweeps for expired open games.
 SWEEP = 1.0
 EXPIRY_SWEEP = 60.0

