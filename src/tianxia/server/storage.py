@@ -226,6 +226,23 @@ class Conflict(Exception):
     """A write the database refused: another action already holds the seq."""
 
 
+def game_key(game_id: str, purpose: str = "commit") -> int:
+    """The 64-bit PostgreSQL advisory lock key of one game for one `purpose`: "commit"
+    is the transaction lock every append and undo of the game takes; another purpose
+    (a process's lease on the game's bots and clocks) gets keys of its own, so holding
+    one never waits on the other."""
+    digest = hashlib.sha256(f"tianxia:{purpose}:{game_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+# Locks taken in one statement, in the keys' order: every process locks a batch's games
+# in that one order, so two processes' batches cannot wait on each other.
+_LOCK_GAMES = sa.text(
+    "SELECT count(pg_advisory_xact_lock(k)) FROM "
+    "(SELECT k FROM unnest(CAST(:keys AS bigint[])) AS k ORDER BY k) AS ordered"
+)
+
+
 class LeaseHeld(Exception):
     """Another server process holds the database's lease: this one must not serve."""
 
@@ -536,6 +553,14 @@ class Store:
         self.fault: Any = None
         # The append's statements as compiled for this database (`_compiled`).
         self._statements: dict[tuple[str, ...], tuple[str, tuple[str, ...] | None]] = {}
+        # Several processes may write to one PostgreSQL database: each append and undo
+        # then runs under its game's lock and checks the stored seq (`_check_seqs`).
+        # One SQLite database is written by one process, whose games' own locks order
+        # every write already.
+        self.shared = not url.startswith("sqlite")
+        # Seconds spent waiting for games' commit locks, and how many were taken.
+        self.lock_wait = 0.0
+        self.locks = 0
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
@@ -733,6 +758,39 @@ class Store:
             ).all()
             return [Row(*r) for r in rows]
 
+    def catch_up(
+        self, game_id: str, seq: int
+    ) -> tuple[dict[str, Any], list[dict[str, Any]], list[Row]] | None:
+        """What a process holding a game at `seq` lacks: the game's row, its seats and
+        its live log from `seq` on (the row at `seq` itself, to tell whether the log
+        still runs through the state held), read in one transaction; None if the game
+        is gone."""
+        with self.read() as c, c.begin():
+            row = c.execute(sa.select(games).where(games.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            found = c.execute(
+                sa.select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)
+            ).mappings()
+            seat_rows = [dict(r) for r in found]
+            rows = c.execute(
+                sa.select(
+                    actions.c.seq,
+                    actions.c.client_id,
+                    actions.c.seat,
+                    actions.c.action,
+                    actions.c.state_hash,
+                    actions.c.undone,
+                )
+                .where(
+                    actions.c.game_id == game_id,
+                    actions.c.seq >= seq,
+                    actions.c.undone == sa.false(),
+                )
+                .order_by(actions.c.seq)
+            ).all()
+            return dict(row), seat_rows, [Row(*r) for r in rows]
+
     def by_client_id(self, game_id: str, seat: int, client_id: str) -> Row | None:
         with self.read() as c:
             r = c.execute(
@@ -776,13 +834,16 @@ class Store:
         """
         now = time.time()
         try:
-            self._append_all(batch, now)
-            return [None] * len(batch)
+            return self._append_all(batch, now)
         except sa.exc.IntegrityError:
             pass  # someone's seq or id is taken: find whose, one savepoint each
         results: list[Conflict | None] = []
         with self.write() as c:
-            for game_id, rows, changes in batch:
+            stale = self._check_seqs(c, batch)
+            for (game_id, rows, changes), refused in zip(batch, stale, strict=True):
+                if refused is not None:
+                    results.append(refused)
+                    continue
                 try:
                     with c.begin_nested():
                         c.execute(
@@ -819,16 +880,68 @@ class Store:
             self.fault("after_commit")
         return results
 
+    def _lock_games(self, c: Connection, game_ids: Sequence[str]) -> None:
+        """Take the commit locks of these games (PostgreSQL), held to the transaction's
+        end, and count the time spent waiting for them."""
+        keys = sorted({game_key(g) for g in game_ids})
+        began = time.perf_counter()
+        c.execute(_LOCK_GAMES, {"keys": keys})
+        self.lock_wait += time.perf_counter() - began
+        self.locks += len(keys)
+
+    def _check_seqs(
+        self, c: Connection, batch: Sequence[tuple[str, Sequence[Row], dict[str, Any] | None]]
+    ) -> list[Conflict | None]:
+        """Under the games' commit locks, a `Conflict` for each append not built on the
+        game's last stored seq (another process wrote or undid since this one read the
+        game), None for the others; nothing to check where one process writes. The
+        stored seq is the last live row of the log: what a replay of it reaches."""
+        if not self.shared or not batch:
+            return [None] * len(batch)
+        ids = sorted({game_id for game_id, _, _ in batch})
+        self._lock_games(c, ids)
+        found = c.execute(
+            sa.select(actions.c.game_id, sa.func.max(actions.c.seq))
+            .where(actions.c.game_id.in_(ids), actions.c.undone == sa.false())
+            .group_by(actions.c.game_id)
+        ).all()
+        last: dict[str, int] = {r[0]: int(r[1]) for r in found}
+        out: list[Conflict | None] = []
+        for game_id, rows, _ in batch:
+            if not rows:
+                out.append(None)
+                continue
+            at = last.get(game_id)
+            # An empty log is at seq 0: its first row is seq 1 (0 in older tests' logs).
+            if (rows[0].seq > 1) if at is None else (rows[0].seq != at + 1):
+                out.append(
+                    Conflict(
+                        f"game {game_id} is at seq {at or 0} in the database, "
+                        f"not {rows[0].seq - 1}: another process wrote it"
+                    )
+                )
+                continue
+            last[game_id] = rows[-1].seq  # a second append of one game in the batch
+            out.append(None)
+        return out
+
     def _append_all(
         self, batch: Sequence[tuple[str, Sequence[Row], dict[str, Any] | None]], now: float
-    ) -> None:
-        """The usual case, with no conflict: two statements and one commit for the batch.
+    ) -> list[Conflict | None]:
+        """The usual case, with no conflict: two statements and one commit for the batch
+        (on PostgreSQL, after its games' locks and seq check: a stale append is left
+        out and reported in its place).
 
         Every accepted action passes here, so the statements are compiled once and run
         by the driver's own `executemany` (SQLAlchemy's execution of a Core statement
         cost about as much again as the rest of the batch's work); a driver's error is
         raised as SQLAlchemy's, as from any other statement."""
         with self.write() as c:
+            results = self._check_seqs(c, batch)
+            if any(r is not None for r in results):
+                batch = [b for b, r in zip(batch, results, strict=True) if r is None]
+            if not batch:
+                return results
             cursor = c.connection.cursor()
             try:
                 sql, order = self._compiled(_APPEND_COLUMNS)
@@ -860,6 +973,7 @@ class Store:
                 self.fault("before_commit")
         if self.fault is not None:
             self.fault("after_commit")
+        return results
 
     def _compiled(self, columns: tuple[str, ...]) -> tuple[str, tuple[str, ...] | None]:
         """The append's statements in this database's SQL, compiled once: the insert of
@@ -888,10 +1002,15 @@ class Store:
         except dbapi.Error as e:
             raise sa.exc.DBAPIError.instance(sql, None, e, dbapi.Error) from e
 
-    def set_values(self, game_id: str, values: dict[str, Any]) -> None:
-        """Write `values` (the public summary) into a game's row."""
+    def set_values(self, game_id: str, values: dict[str, Any], at_seq: int | None = None) -> None:
+        """Write `values` (the public summary) into a game's row; with `at_seq`, only
+        while the row's stored seq is that (another process's later move wrote a newer
+        summary: it stays)."""
+        query = games.update().where(games.c.id == game_id)
+        if at_seq is not None:
+            query = query.where(games.c.seq == at_seq)
         with self.write() as c:
-            c.execute(games.update().where(games.c.id == game_id).values(**values))
+            c.execute(query.values(**values))
 
     def lobby(
         self, status: str | None, player: str | None, limit: int, offset: int
@@ -953,8 +1072,27 @@ class Store:
             return ids
 
     def undo(self, game_id: str, seq: int) -> None:
-        """Mark the live action at `seq` taken back (its client id stays used)."""
+        """Mark the live action at `seq` taken back (its client id stays used), and the
+        game's stored seq one less.
+
+        Raises:
+            Conflict: `seq` is not the game's last stored action (another process moved
+                or undid since this one read it); nothing was written.
+        """
         with self.write() as c:
+            if self.shared:
+                self._lock_games(c, [game_id])
+                at = c.execute(
+                    sa.select(sa.func.max(actions.c.seq)).where(
+                        actions.c.game_id == game_id, actions.c.undone == sa.false()
+                    )
+                ).scalar()
+                if at != seq:
+                    raise Conflict(
+                        f"game {game_id} is at seq {at or 0} in the database, not {seq}: "
+                        f"another process wrote it"
+                    )
+            c.execute(games.update().where(games.c.id == game_id).values(seq=seq - 1))
             c.execute(
                 actions.update()
                 .where(
