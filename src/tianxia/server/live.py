@@ -323,7 +323,12 @@ class LiveGame:
         # commit of its own for each kept the players' moves waiting behind them).
         if match.seq > start:
             rows = live.rows_since(start, None, None)
-            await st.append(game_id, rows, live.public())
+            try:
+                await st.append(game_id, rows, live.public())
+            except Conflict:
+                # Another process loaded it at the same time and wrote the same draws
+                # first: the stored game is the one to hold.
+                return await cls.load(hub, game_id)
         elif row.get("seq") != match.seq:
             # Stored before the row kept its public summary: the lobby reads it from now on.
             await st.run(st.store.set_values, game_id, live.public())
@@ -767,6 +772,12 @@ class LiveGame:
                 m.undo()
             if rng is not None:
                 m.rng.setstate(rng)
+            # Another process wrote this game first: catch up, so the refused client's
+            # next view (and the next try) starts from the stored game.
+            try:
+                await self.sync()
+            except Exception:
+                log.exception("game %s: could not catch up with the database", self.id)
             return None
         except BaseException:
             while m.seq > start:
@@ -880,6 +891,16 @@ class LiveGame:
         st = self.hub.storage
         try:
             await st.run(st.store.undo, self.id, seq)
+        except Conflict:
+            # Another process moved or undid first: this copy catches up, and the
+            # client is told its view was out of date, with the next view.
+            await self.sync()
+            return self._refuse(
+                msg.action_id,
+                P.STALE,
+                "SERVER-3",
+                f"the game is at seq {self.table.seq}, not {msg.expected_seq}",
+            )
         except Exception as e:
             log.error("game %s: the undo of seat %s was not written: %s", self.id, conn.seat, e)
             return self._refuse(msg.action_id, P.UNAVAILABLE, "SERVER-6", UNAVAILABLE_SENTENCE)
@@ -888,11 +909,72 @@ class LiveGame:
         for c in self.conns:
             c.sent_seq = min(c.sent_seq, t.seq)
         try:
-            await st.run(st.store.set_values, self.id, self.public())
+            await st.run(st.store.set_values, self.id, self.public(), t.seq)
         except Exception as e:
             # The undo is written; only the lobby's summary lags until the next move.
             log.warning("game %s: the summary after an undo was not written: %s", self.id, e)
         return {"type": "undone", "action_id": msg.action_id, "seq": t.seq, "action": str(taken)}
+
+    async def sync(self) -> LiveGame:
+        """Bring this copy up to the database, where another process may have written
+        the game since (several processes on one PostgreSQL: docs/server.md). The
+        game's lock is held by the caller.
+
+        The log's rows after this copy's seq are replayed, each stored state hash
+        checked, and the seats and the game's row taken as stored. A log that no longer
+        runs through the state held (an undo elsewhere, and another move at its seq)
+        is not patched: the game is loaded anew and replaces this copy in the hub, its
+        viewers moved over (`Hub.reload`). Returns the game as the hub now holds it."""
+        st = self.hub.storage
+        found = await st.run(st.store.catch_up, self.id, self.table.seq)
+        if found is None:
+            return self
+        row, seat_rows, rows = found
+        before = self.table.seq
+        if not self._replay(rows):
+            return await self.hub.reload(self)
+        changed = self.table.seq != before
+        for s, stored in zip(self.seats, seat_rows, strict=True):
+            if s != stored:
+                changed = True
+                if stored["resigned"] and not s["resigned"]:
+                    self.table.bots[s["seat"]] = make_bot(
+                        TAKEOVER_STRENGTH, self.game, s["seat"], s["seat"]
+                    )
+                s.update(stored)
+        if self.row != row:
+            self.row.update(row)
+            self.rating_changes = _changes_of(row)
+            changed = True
+        if changed:
+            self.version += 1
+            self._seat_rows = None
+        return self
+
+    def _replay(self, rows: list[Row]) -> bool:
+        """Play the stored rows after this copy's seq (`rows` from that seq on); false
+        where the stored log does not continue the state held."""
+        m = self.table.match
+        if m.seq > 0:
+            if not rows or rows[0].seq != m.seq or rows[0].state_hash != state_hash(m.state):
+                return False
+            rows = rows[1:]
+        for r in rows:
+            if r.seq != m.seq + 1:
+                return False
+            chance = m.state.current_player() == CHANCE
+            try:
+                m.play(r.action)
+            except (IllegalActionError, NotationError):
+                return False
+            if chance:
+                # As `load`: choose_outcome draws once per chance outcome.
+                m.rng.random()
+            elif r.seat is not None and r.client_id is not None:
+                self.marks[r.seq] = (r.seat, is_stand_in(r.client_id))
+            if state_hash(m.state) != r.state_hash:
+                return False
+        return True
 
     def idle(self) -> bool:
         """Nothing holds the game in memory: no viewer, no bot thinking, no clock
@@ -1430,6 +1512,35 @@ class Hub:
             self.games[live.id] = live
             return
         raise Evicted(f"game {live.id} was reloaded: ask again")
+
+    async def reload(self, old: LiveGame) -> LiveGame:
+        """Load a game anew from the database in place of `old` (whose log another
+        process rewrote below its seq): `old` leaves the hub, its bots and clock stop,
+        and its viewers are moved to the new copy and sent its view from the start."""
+        new = await LiveGame.load(self, old.id)
+        if new is None:
+            return old
+        old.evicted = True
+        for task in (old.bot_task, old.clock_task):
+            if task is not None:
+                task.cancel()
+        self.games[old.id] = new
+        for conn in list(old.conns):
+            old.conns.discard(conn)
+            if conn.sender is not None:
+                conn.sender.cancel()
+                conn.sender = None
+            conn.sent_seq, conn.sent_final = 0, False
+            new.attach(conn)
+        new.kick()
+        return new
+
+    def current(self, live: LiveGame) -> LiveGame:
+        """The copy of `live`'s game the hub holds now, if it replaced `live`
+        (`reload`); else `live`."""
+        if not live.evicted:
+            return live
+        return self.games.get(live.id, live)
 
     def close(self) -> None:
         for live in self.games.values():
