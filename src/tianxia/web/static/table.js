@@ -536,7 +536,11 @@ function draw(c) {
   $("resign").textContent = t("Resign");
   $("resign").onclick = async () => {
     if (!confirm(t("Resign this game? A bot plays your seat to the end."))) return;
-    await api(`/api/games/${gameId}/resign`, { secret: c.secret });
+    try {
+      await api(`/api/games/${gameId}/resign`, seatBody(c));
+    } catch (e) {
+      $("refusal").textContent = e.message;
+    }
   };
   $("log-h").textContent = t("Log");
   $("chat-h").textContent = t("Chat");
@@ -881,7 +885,7 @@ function drawSummary(v, c) {
   named.textContent = partNames.length ? t("Score") + " = " + partNames.map((k) => (sum.labels || {})[k] || k).join(" + ") : "";
   named.hidden = !partNames.length;
   const actions = [];
-  if (c.secret) {
+  if (c.secret || typeof c.key === "number") {
     const label = v.rematch ? t("Join the rematch") : t("Rematch");
     actions.push(el("button", { class: "primary", id: "rematch", text: label, onclick: () => rematch(c) }));
   }
@@ -910,11 +914,19 @@ function ratingCell(r) {
   return td;
 }
 
-// Same title, options and seats: this browser takes again the seats it held.
+// What names this connection's seat to the server: its secret, or (a seat of the
+// signed-in account taken on another device, whose secret this one lacks) its number,
+// which the session cookie vouches for.
+function seatBody(c) {
+  return c.secret ? { secret: c.secret } : { seat: c.key };
+}
+
+// Same title, options and seats: this browser takes again the seats it held (a seat
+// of the account's, held by the session alone, is taken again by the account).
 async function rematch(c) {
   try {
-    const r = await api(`/api/games/${gameId}/rematch`, { secret: c.secret });
-    const mine = Object.keys(held()).map(Number).sort((a, b) => a - b);
+    const r = await api(`/api/games/${gameId}/rematch`, seatBody(c));
+    const mine = c.secret ? Object.keys(held()).map(Number).sort((a, b) => a - b) : [c.key];
     const summary = await api(`/api/games/${r.game}`);
     for (const seat of mine) {
       const s = summary.seats.find((x) => x.seat === seat);
