@@ -11,7 +11,9 @@ time (the account moved already, was active, was mailed less than a minute ago, 
 daily digest, has no verified address), renders the survivors in the account's language
 (`tianxia.web.mails`), sends one mail per account with `aiosmtplib`, and marks the rows
 sent. A failure is retried later with a growing delay; a claim a killed server left is
-released by the next server to hold the database's lease.
+released by the next server to hold the SQLite database's lease, and on PostgreSQL
+(several processes, none of them sure another is gone) taken by any sender once it
+runs out.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from tianxia.core.registry import game_class
-from tianxia.server.storage import Store, accounts, games, outbox, seats, tokens
+from tianxia.server.storage import Store, accounts, games, holder_gone, outbox, seats, tokens
 
 if TYPE_CHECKING:
     from tianxia.server.live import Hub, LiveGame
@@ -368,19 +370,30 @@ def claim(
 
 
 def release_claims(store: Store, me: str) -> int:
-    """Rows claimed by a sender before this one: the database's lease says that sender's
-    process is gone (killed, stopped), so its claims are taken back at once, and sent
-    again if it had not marked them sent (docs/server.md, Mail: the window)."""
-    with store.write() as c:
-        done = c.execute(
-            outbox.update()
-            .where(
-                outbox.c.sent.is_(None),
-                outbox.c.claimed.is_not(None),
-                outbox.c.claimed != me,
-            )
-            .values(claimed=None, claimed_until=None)
+    """Rows claimed by a sender before this one. On SQLite the database's lease says
+    that sender's process is gone (killed, stopped), so its claims are taken back at
+    once, and sent again if it had not marked them sent (docs/server.md, Mail: the
+    window). On PostgreSQL other processes' senders may be at work: only claims that
+    ran out, or whose sender ran on this host and is gone, are taken back (a live
+    sender's are its own until they run out)."""
+    query = outbox.update().where(
+        outbox.c.sent.is_(None),
+        outbox.c.claimed.is_not(None),
+        outbox.c.claimed != me,
+    )
+    if store.shared:
+        with store.read() as c:
+            holders = c.execute(
+                sa.select(outbox.c.claimed)
+                .where(outbox.c.sent.is_(None), outbox.c.claimed.is_not(None))
+                .distinct()
+            ).scalars()
+            gone = [h for h in holders if h != me and holder_gone(h)]
+        query = query.where(
+            sa.or_(outbox.c.claimed_until < time.time(), outbox.c.claimed.in_(gone))
         )
+    with store.write() as c:
+        done = c.execute(query.values(claimed=None, claimed_until=None))
         return int(done.rowcount or 0)
 
 

@@ -259,7 +259,7 @@ def lease_holder() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
-def _holder_gone(holder: str) -> bool:
+def holder_gone(holder: str) -> bool:
     """The holder ran on this host and its process is no more (killed, crashed): its
     lease may be taken at once rather than after it runs out."""
     import os
@@ -1222,25 +1222,29 @@ class Store:
 
     # --- the lease -----------------------------------------------------------------------
     def take_lease(self, holder: str, seconds: float = LEASE_SECONDS) -> None:
-        """Become the one process that writes to this database.
+        """Become the one process that writes to this SQLite database. A PostgreSQL
+        database is shared by any number of processes (each commit under its game's
+        lock): there is no lease to take.
 
         Raises:
             LeaseHeld: another process holds it, renewed within `seconds` and (when it
                 runs on this host) still alive; the message says who and what to do.
         """
+        if self.shared:
+            return
         now = time.time()
         with self.write() as c:
             row = c.execute(sa.select(lease).where(lease.c.id == 1)).first()
             if row is not None and row.holder != holder:
                 age = now - row.heartbeat
-                if age < seconds and not _holder_gone(row.holder):
+                if age < seconds and not holder_gone(row.holder):
                     host, _, rest = row.holder.partition(":")
                     raise LeaseHeld(
-                        f"another tianxia serve (pid {rest.partition(':')[0]} on {host}) is "
-                        f"serving from this database (its last heartbeat {age:.1f} s ago): "
-                        f"two servers on one database would serve stale games; stop it "
-                        f"first, or if it is gone without a word, start again in "
-                        f"{seconds - age:.0f} s"
+                        f"this SQLite database is served by another tianxia serve "
+                        f"(pid {rest.partition(':')[0]} on {host}, its last heartbeat "
+                        f"{age:.1f} s ago); SQLite serves one process: use PostgreSQL to "
+                        f"run several. To move this one, stop the other first, or if it "
+                        f"is gone without a word, start again in {seconds - age:.0f} s"
                     )
             if row is None:
                 c.execute(lease.insert().values(id=1, holder=holder, heartbeat=now))
@@ -1251,6 +1255,8 @@ class Store:
 
     def renew_lease(self, holder: str) -> bool:
         """Say this process still holds the lease; false if another took it over."""
+        if self.shared:
+            return True
         with self.write() as c:
             done = c.execute(
                 lease.update()
@@ -1260,6 +1266,8 @@ class Store:
             return bool(done.rowcount)
 
     def release_lease(self, holder: str) -> None:
+        if self.shared:
+            return
         with self.write() as c:
             c.execute(lease.delete().where(lease.c.id == 1, lease.c.holder == holder))
 
