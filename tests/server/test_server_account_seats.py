@@ -4,6 +4,7 @@ in the lobby's summaries; a new verification link."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 
 from server.client import create
 from server.conftest import NO_QUOTAS
-from server.test_server_accounts import device, sign_in, sign_up
+from server.test_server_accounts import device, rows, sign_in, sign_up
 from serving import Server
 
 
@@ -74,3 +75,26 @@ def test_leave_resign_and_rematch_by_the_account_on_another_device(lite: Server)
     assert r.status_code == 200, r.text
     again = phone.post(f"/api/games/{gid}/rematch", json={})
     assert again.json() == r.json()
+
+
+def test_a_new_verification_link_within_the_hours_bound(lite: Server) -> None:
+    with device(lite) as c, device(lite) as guest:
+        assert guest.post("/api/me/verify").status_code == 401
+        sign_up(c, "Lin")
+        assert c.post("/api/me/verify").status_code == 409  # no address to verify
+        assert c.patch("/api/me", json={"email": "lin@example.org"}).status_code == 200
+        answers = [c.post("/api/me/verify") for _ in range(5)]
+        assert [r.status_code for r in answers] == [202] * 4 + [429]
+        assert answers[0].json() == {"email": "lin@example.org", "queued": True}
+        assert "Retry-After" in answers[-1].headers
+        mails = rows(lite, "SELECT address, body FROM outbox WHERE kind = 'verify' ORDER BY id")
+        assert [m["address"] for m in mails] == ["lin@example.org"] * 5
+        # The last link verifies the address; after that there is nothing to send.
+        link = re.search(r"http://\S+/account/verify\?token=\S+", mails[-1]["body"])
+        assert link is not None
+        assert httpx.get(link.group(0), follow_redirects=False).status_code == 303
+        assert c.get("/api/me").json()["email_verified"] is True
+        assert c.post("/api/me/verify").status_code == 409
+        # Without the CSRF token the cookie asks for nothing.
+        forged = httpx.post(f"{lite.base}/api/me/verify", cookies=c.cookies)
+        assert forged.status_code == 403

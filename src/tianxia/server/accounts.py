@@ -436,6 +436,13 @@ def set_password(
         c.execute(gone)
 
 
+def queue_verification(store: Store, account_id: str, mail: Mail) -> None:
+    """A new link for the account's address, not yet verified (the earlier links stay
+    good until they expire: each names the same address)."""
+    with store.write() as c:
+        _token_and_mail(c, account_id, mail, time.time())
+
+
 def queue_reset(store: Store, account_id: str, mail: Mail) -> None:
     with store.write() as c:
         _token_and_mail(c, account_id, mail, time.time())
@@ -637,12 +644,19 @@ def claim(store: Store, account_id: str, pairs: Sequence[tuple[str, str]]) -> li
             ).first()
             if found is None:
                 continue
-            c.execute(
+            # Only while still nobody's: two processes claiming one seat at once for
+            # two accounts give it to one.
+            done = c.execute(
                 seats.update()
-                .where(seats.c.game_id == game_id, seats.c.seat == found[0])
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.seat == found[0],
+                    seats.c.account_id.is_(None),
+                )
                 .values(account_id=account_id)
             )
-            taken.append((game_id, int(found[0])))
+            if done.rowcount:
+                taken.append((game_id, int(found[0])))
     return taken
 
 
@@ -1397,6 +1411,31 @@ def account_routes() -> APIRouter:
             "email_verified": bool(after["email_verified"]),
             "settings": settings_of(after["settings"]),
         }
+
+    @router.post("/api/me/verify", status_code=202)
+    async def verify_again(request: Request) -> dict[str, Any]:
+        """Mail a new verification link to the account's address, not yet verified
+        (counted with the other verification mails of the hour)."""
+        hub, acc, s = _hub(request), _state(request), signed_in(request)
+        st = hub.storage
+        found = await st.read(account_by_id, st.store, s.account_id)
+        if found is None:
+            raise HTTPException(401, NOT_SIGNED_IN)
+        if not found["email"]:
+            raise HTTPException(409, "this account has no address to verify: give one first")
+        if found["email_verified"]:
+            raise HTTPException(409, "this address is verified already")
+        wait = acc.verifications.take(s.account_id, time.monotonic())
+        if wait is not None:
+            raise HTTPException(
+                429,
+                f"this account has been sent {VERIFY_PER_ACCOUNT_HOUR} verification "
+                f"mails in the last hour: try again in {math.ceil(wait)} s",
+                headers={"Retry-After": str(math.ceil(wait))},
+            )
+        mail = _link_mail("verify", request, acc, found["name"], found["email"], found["settings"])
+        await st.run(queue_verification, st.store, s.account_id, mail)
+        return {"email": found["email"], "queued": True}
 
     @router.post("/api/me/password")
     async def change_password(body: NewPassword, request: Request) -> dict[str, Any]:

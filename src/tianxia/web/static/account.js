@@ -191,19 +191,15 @@ async function settingsPage() {
     $("email-done").textContent = "";
     $("email-error").textContent = "";
     button.disabled = true;
-    const email = $("s-email").value.trim();
     try {
-      // The server mails a link when the address changes: taken away and given again,
-      // the same address gets a new one (within the server's limit of such mails).
-      await api("/api/me", { email: null }, "PATCH");
-      await api("/api/me", { email }, "PATCH");
+      // To the address as saved (not as typed in the field, which "Save" changes).
+      await api("/api/me/verify", {});
       $("email-done").textContent = t("A new link is on its way.");
     } catch (e) {
       $("email-error").textContent = e.message;
     } finally {
       const again = await Account.me(true);
       if (again) showAddress(again);
-      if (!$("s-email").value) $("s-email").value = email;
       button.disabled = false;
     }
   });
