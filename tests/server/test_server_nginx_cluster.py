@@ -7,6 +7,7 @@ request about it reaches a live one, which serves the game from where it was."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -65,7 +66,8 @@ def test_one_games_requests_reach_one_process_and_the_lobby_reaches_all(
         seen = {first, _handshake_process(cluster, gid)}
         for path in (f"/api/games/{gid}", f"/games/{gid}?lang=en", f"/api/games/{gid}/log"):
             r = httpx.get(cluster.base + path, timeout=30)
-            assert r.status_code == 200, (path, r.text)
+            # The log of a game not over is refused, by the game's process.
+            assert r.status_code == (409 if path.endswith("/log") else 200), (path, r.text)
             seen.add(cluster.process_of(r.headers))
         r = httpx.post(
             f"{cluster.base}/api/games/{gid}/join", json={"seat": 0, "name": f"Ann{n}"}, timeout=30
@@ -113,7 +115,7 @@ def test_a_killed_process_s_game_goes_on_at_a_live_one(cluster: Cluster) -> None
     # on from there.
     assert _handshake_process(cluster, gid) == 1 - holder
     players = [Player(base, gid, s, last_seq=seq) for s in secrets]
-    assert all(p.view["seq"] == seq for p in players)
+    assert [p.view["seq"] for p in players] == [seq, seq]
     assert play(players, random.Random(46), 4) == 4
     assert players[0].view["seq"] == players[1].view["seq"] >= seq + 4
     for p in players:
@@ -121,3 +123,46 @@ def test_a_killed_process_s_game_goes_on_at_a_live_one(cluster: Cluster) -> None
     # A page and the lobby still answer.
     assert httpx.get(f"{base}/games/{gid}?lang=en", timeout=30).status_code == 200
     assert httpx.get(f"{base}/api/games", timeout=30).status_code == 200
+
+
+def test_the_bench_measures_processes_behind_nginx(postgres: str | None) -> None:
+    if postgres is None:
+        pytest.skip("no PostgreSQL here: `make test` installs it")
+    import sqlalchemy as sa
+
+    from tianxia.server import bench
+
+    result = bench.run_processes(postgres, processes=(2,), loads=(4,), seconds=2.0)
+    (row,) = result["loads"]
+    assert row["processes"] == 2 and row["games"] == 4 and row["accepted"] > 10
+    assert row["ack_p50_ms"] <= row["ack_p99_ms"]
+    # Each process and nginx did work, and the database's backends were found.
+    assert len(row["server_cpu_s"]) == 2 and all(cpu > 0 for cpu in row["server_cpu_s"])
+    assert row["nginx_cpu_ms_per_action"] > 0 and row["database_cpu_ms_per_action"] > 0
+    assert "| 2 | 4 |" in bench.processes_markdown(result)
+    # The run's own database is gone afterwards.
+    engine = sa.create_engine(postgres)
+    with engine.connect() as c:
+        names = [r[0] for r in c.exec_driver_sql("SELECT datname FROM pg_database").all()]
+    engine.dispose()
+    assert not [n for n in names if n.startswith("tianxia_bench_")]
+
+
+def test_the_bench_refuses_processes_on_sqlite(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tianxia.cli.app import app
+    from tianxia.cli.main import _load_commands
+
+    _load_commands()
+    db = f"sqlite:///{tmp_path / 'bench.sqlite3'}"
+
+    def refusal(*args: str) -> str:
+        out = CliRunner().invoke(app, ["bench", "--server", *args])
+        assert out.exit_code == 2, out.output
+        # The words of the error, without the box around them.
+        return " ".join(re.sub(r"[│╭╮╰╯─]", " ", out.output).split())
+
+    assert "SQLite serves one process" in refusal("--processes", "1,2", "--database", db)
+    assert "comma list" in refusal("--processes", "two", "--database", db)
+    assert not (tmp_path / "bench.sqlite3").exists()

@@ -382,10 +382,25 @@ def bench(
         False, "--server", help="measure the game server under websocket load (extra server)"
     ),
     loads: str = typer.Option("10,100,500", "--loads", help="with --server: games at once"),
+    processes: str = typer.Option(
+        "",
+        "--processes",
+        help="with --server: server process counts to compare, e.g. 1,2,4, each behind "
+        "nginx on one PostgreSQL (needs --database and Debian's nginx)",
+    ),
+    database: str = typer.Option(
+        "",
+        "--database",
+        help="with --processes: a PostgreSQL server (postgresql+psycopg://...) where the "
+        "bench may create and drop a database of its own for each run",
+    ),
 ) -> None:
     """Measure every game's speed (and OpenSpiel's, when installed)."""
     if server:
-        _bench_server(loads, seconds, record)
+        if processes:
+            _bench_processes(processes, database, loads, seconds, record)
+        else:
+            _bench_server(loads, seconds, record)
         return
     names = game or tianxia.list_games()
     if seconds <= 0:
@@ -412,6 +427,38 @@ def bench(
     if record is not None:
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+
+
+def _counts(text: str, option: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise typer.BadParameter(f"{option} is a comma list of counts, not {text!r}") from None
+    if not counts or min(counts) < 1:
+        raise typer.BadParameter(f"{option} needs at least one positive count")
+    return counts
+
+
+def _bench_processes(
+    processes: str, database: str, loads: str, seconds: float, record: Path | None
+) -> None:
+    try:
+        from tianxia.server import bench as server_bench
+    except ImportError as e:
+        raise typer.BadParameter(f"--server needs the extra 'server' ({e})") from e
+    counts = _counts(processes, "--processes")
+    games = _counts(loads, "--loads")
+    if not database.startswith("postgresql"):
+        raise typer.BadParameter(
+            "--processes needs --database postgresql+psycopg://...: SQLite serves one process"
+        )
+    if server_bench.nginx_binary() is None:
+        raise typer.BadParameter("--processes needs Debian's nginx (apt-get install nginx-light)")
+    result = server_bench.run_processes(database, counts, games, seconds)
+    typer.echo(server_bench.processes_markdown(result))
+    if record is not None:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
 
 
 def _bench_server(loads: str, seconds: float, record: Path | None) -> None:

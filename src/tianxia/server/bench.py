@@ -13,6 +13,7 @@ to its acknowledgement (p50, p99), and the server's resident memory per live gam
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import os
 import random
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +47,19 @@ def _cpu_seconds(pid: int) -> float:
 
 
 class _Server:
-    def __init__(self, folder: Path) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        url: str | None = None,
+        port: int = 0,
+        name: str = "server",
+        extra: tuple[str, ...] = (),
+    ) -> None:
         code = "from tianxia.cli.main import main; main()"
-        url = f"sqlite:///{folder / 'bench.sqlite3'}"
+        url = url or f"sqlite:///{folder / 'bench.sqlite3'}"
         # The server's output goes to a file: a pipe nobody reads fills up and stalls
         # the server at its first access-log line past the pipe's capacity.
-        self.log = folder / "server.log"
+        self.log = folder / f"{name}.log"
         with self.log.open("w") as out:
             self.proc = subprocess.Popen(
                 # The load comes from one address: no quotas or caps per address.
@@ -60,7 +69,7 @@ class _Server:
                     code,
                     "serve",
                     "--port",
-                    "0",
+                    str(port),
                     "--database",
                     url,
                     "--games-per-minute",
@@ -69,6 +78,7 @@ class _Server:
                     "0",
                     "--connections-per-address",
                     "0",
+                    *extra,
                 ],
                 cwd=folder,
                 stdout=out,
@@ -91,6 +101,7 @@ class _Server:
             self.proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
 
 
 async def _seat_client(
@@ -342,6 +353,330 @@ def to_markdown(result: dict[str, Any]) -> str:
         f"| {r['games']} | {r['connections']} | {_offered(r)} | "
         f"{r['accepted_per_s']:,.0f} | {r['ack_p50_ms']:.1f} | {r['ack_p99_ms']:.1f} | "
         f"{r['memory_per_game_kib']:,.0f} | {r.get('server_cpu_ms_per_action', float('nan')):.2f} |"
+        for r in result["loads"]
+    ]
+    return head + "\n".join(lines) + "\n"
+
+
+# --- several processes behind nginx ------------------------------------------------------
+
+CLUSTER_SITE = Path(__file__).parents[3] / "deploy" / "nginx" / "tianxia-cluster.conf"
+
+# Around the site file, as Debian's nginx.conf is around its sites; every path nginx
+# writes is in the run's folder. Two workers, as Debian's `auto` gives on 2 cores, with
+# room for every proxied websocket (two connections each).
+_NGINX_MAIN = """worker_processes auto;
+worker_rlimit_nofile 16384;
+daemon off;
+pid {folder}/nginx.pid;
+error_log {folder}/nginx-error.log warn;
+events {{ worker_connections 8192; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include {folder}/site.conf;
+}}
+"""
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def nginx_binary() -> str | None:
+    import shutil
+
+    found = shutil.which("nginx") or "/usr/sbin/nginx"
+    return found if Path(found).exists() else None
+
+
+def cluster_site(ports: list[int], port: int) -> str:
+    """deploy/nginx/tianxia-cluster.conf with one upstream line per process, listening on
+    loopback; the connections per address are not capped (the bench's clients all come
+    from one address)."""
+    text = CLUSTER_SITE.read_text()
+    lines = re.findall(r"^\s*server 127\.0\.0\.1:\d+;\n", text, flags=re.M)
+    if not lines:
+        raise RuntimeError(f"{CLUSTER_SITE}: no upstream server lines")
+    text = text.replace(lines[0], "".join(f"    server 127.0.0.1:{p};\n" for p in ports), 1)
+    for line in lines[1:]:
+        text = text.replace(line, "", 1)
+    for pattern, new in (
+        (r"^\s*listen 80;", f"    listen 127.0.0.1:{port};"),
+        (r"^\s*listen \[::\]:80;\n", ""),
+        (r"^\s*limit_conn tianxia_per_address \d+;", "    limit_conn tianxia_per_address 65535;"),
+    ):
+        text, n = re.subn(pattern, new, text, flags=re.M)
+        if n != 1:
+            raise RuntimeError(f"{CLUSTER_SITE}: no single line matches {pattern!r}")
+    return text
+
+
+class _Nginx:
+    """Debian's nginx with the cluster site file in front of `ports`, in the foreground,
+    as an unprivileged user when started by root; its files in a folder of its own
+    (one the unprivileged user may enter), removed when it stops."""
+
+    def __init__(self, ports: list[int]) -> None:
+        import os
+        import pwd
+        import tempfile as _tempfile
+
+        binary = nginx_binary()
+        if binary is None:
+            raise RuntimeError("--processes needs Debian's nginx (apt-get install nginx-light)")
+        folder = Path(_tempfile.mkdtemp(prefix="tianxia-bench-nginx-"))
+        self.folder = folder
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        (folder / "site.conf").write_text(cluster_site(ports, self.port))
+        conf = folder / "nginx.conf"
+        conf.write_text(_NGINX_MAIN.format(folder=folder))
+        user: int | None = None
+        group: int | None = None
+        groups: list[int] | None = None
+        if os.geteuid() == 0:
+            nobody = pwd.getpwnam("nobody")
+            user, group, groups = nobody.pw_uid, nobody.pw_gid, []
+            for path in (folder, folder / "site.conf", conf):
+                os.chown(path, user, group)
+        argv = [binary, "-p", str(folder), "-e", str(folder / "nginx-error.log"), "-c", str(conf)]
+        self.proc = subprocess.Popen(
+            argv,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            user=user,
+            group=group,
+            extra_groups=groups,
+        )
+        import socket
+
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        log = folder / "nginx-error.log"
+        said = log.read_text() if log.exists() else ""
+        self.stop()
+        raise RuntimeError(f"nginx did not start: {said}")
+
+    def pids(self) -> list[int]:
+        """The master and its workers."""
+        out = [self.proc.pid]
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.proc.pid:
+                out.append(int(stat.parent.name))
+        return out
+
+    def stop(self) -> None:
+        import shutil
+
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _cpu_of(pids: list[int]) -> dict[int, float]:
+    out = {}
+    for pid in pids:
+        try:
+            out[pid] = _cpu_seconds(pid)
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
+
+
+@contextlib.contextmanager
+def _scratch_database(url: str) -> Iterator[str]:
+    """A new database on the server `url` names, for one run, dropped after it: the
+    bench never writes into a database of the operator's."""
+    import uuid
+
+    import sqlalchemy as sa
+
+    name = f"tianxia_bench_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as c:
+            c.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        try:
+            yield admin.url.set(database=name).render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as c:
+                c.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        admin.dispose()
+
+
+def _backend_pids(url: str) -> list[int]:
+    """The PostgreSQL server processes serving the bench's database (their CPU is the
+    database's share of an action; read only where the server runs on this machine)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as c:
+            rows = c.exec_driver_sql(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid()"
+            ).all()
+    finally:
+        engine.dispose()
+    return [int(r[0]) for r in rows if Path(f"/proc/{r[0]}/stat").exists()]
+
+
+def _lock_wait(base: str) -> tuple[float, int] | None:
+    """Seconds the process spent waiting for games' commit locks and the locks it took,
+    from `GET /api/server` (None where the server does not say)."""
+    import httpx
+
+    try:
+        body = httpx.get(f"{base}/api/server", timeout=10).json()
+    except (httpx.HTTPError, ValueError):
+        return None
+    locks = body.get("commit_locks") if isinstance(body, dict) else None
+    if not isinstance(locks, dict):
+        return None
+    return float(locks.get("wait_s", 0.0)), int(locks.get("taken", 0))
+
+
+def run_processes(
+    database: str,
+    processes: tuple[int, ...] = (1, 2, 4),
+    loads: tuple[int, ...] = (100, 500),
+    seconds: float = 10.0,
+    seed: int = 0,
+    offered: float = 1000.0,
+) -> dict[str, Any]:
+    """Each load on `processes` server processes sharing a new database on the
+    PostgreSQL server `database` names, behind Debian's nginx with the shipped cluster
+    site file; the clients connect to nginx. Saturated and (where each game's share
+    stays under the per-connection rate limit) paced at `offered` actions/s."""
+    from tianxia.machine import machine
+
+    if not database.startswith("postgresql"):
+        raise ValueError("--processes needs a PostgreSQL --database: SQLite serves one process")
+    if nginx_binary() is None:
+        raise RuntimeError("--processes needs Debian's nginx (apt-get install nginx-light)")
+    rows = []
+    for count in processes:
+        for games in loads:
+            runs: list[float | None] = [None]
+            if offered / games <= 25:
+                runs.append(offered)
+            for rate in runs:
+                rows.append(_run_cluster(database, count, games, seconds, seed, rate))
+    return {
+        "machine": machine(),
+        "database": "postgresql (synchronous_commit on)",
+        "front": "nginx (deploy/nginx/tianxia-cluster.conf)",
+        "loads": rows,
+    }
+
+
+def _run_cluster(
+    database: str, count: int, games: int, seconds: float, seed: int, rate: float | None
+) -> dict[str, Any]:
+    import tempfile as _tempfile
+
+    with (
+        _scratch_database(database) as url,
+        _tempfile.TemporaryDirectory(prefix="tianxia-bench-") as tmp,
+    ):
+        folder = Path(tmp)
+        ports = [_free_port() for _ in range(count)]
+        servers: list[_Server] = []
+        front: _Nginx | None = None
+        try:
+            # One after another: the first migrates the new database.
+            for i, port in enumerate(ports):
+                extra = ("--trusted-proxy", "127.0.0.1")
+                servers.append(_Server(folder, url, port, f"server-{i}", extra))
+            front = _Nginx(ports)
+            pids = [s.proc.pid for s in servers]
+            cpu = _cpu_of(pids)
+            edge = _cpu_of(front.pids())
+            waits = [_lock_wait(s.base) for s in servers]
+            mine = time.process_time()
+            threshold = gc.get_threshold()
+            gc.set_threshold(YOUNG_GC, *threshold[1:])
+            try:
+                row = asyncio.run(_load(front.base, games, seconds, seed, rate))
+            finally:
+                gc.set_threshold(*threshold)
+            mine = time.process_time() - mine
+            after = _cpu_of(pids)
+            spent = [after.get(p, 0.0) - cpu.get(p, 0.0) for p in pids]
+            edge_after = _cpu_of(front.pids())
+            nginx_cpu = sum(v - edge.get(p, 0.0) for p, v in edge_after.items())
+            # The database's backends live as long as the servers' pooled connections:
+            # their whole CPU time is this run's (creating the games included).
+            db_cpu = sum(_cpu_of(_backend_pids(url)).values())
+            waits_after = [_lock_wait(s.base) for s in servers]
+        finally:
+            if front is not None:
+                front.stop()
+            for server in servers:
+                server.stop()
+    done = max(1, int(row["accepted"]))
+    total = sum(spent)
+    row["processes"] = count
+    row["server_cpu_s"] = [round(x, 2) for x in spent]
+    # CPU-seconds the server processes spend on 1,000 actions, summed over them: with
+    # a core per process, C cores serve about C * 1000 / this actions per second
+    # (nginx's and the database's shares apart, reported beside it).
+    row["server_cpu_ms_per_action"] = round(1000 * total / done, 3)
+    row["cpu_s_per_1000_actions"] = round(1000 * total / done, 3)
+    row["nginx_cpu_ms_per_action"] = round(1000 * nginx_cpu / done, 3)
+    row["database_cpu_ms_per_action"] = round(1000 * db_cpu / done, 3)
+    row["client_cpu_ms_per_action"] = round(1000 * mine / done, 3)
+    if all(w is not None for w in waits + waits_after):
+        wait = sum(b[0] - a[0] for a, b in zip(waits, waits_after, strict=True) if a and b)
+        row["lock_wait_ms_per_action"] = round(1000 * wait / done, 3)
+    else:
+        row["lock_wait_ms_per_action"] = None
+    return row
+
+
+def processes_markdown(result: dict[str, Any]) -> str:
+    head = (
+        "| processes | games | offered/s | accepted/s | ack p50 ms | ack p99 ms "
+        "| server CPU-s per 1,000 actions | CPU-s of each process "
+        "| nginx CPU-s per 1,000 | database CPU-s per 1,000 "
+        "| lock wait ms per action |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+    )
+
+    def number(value: Any) -> str:
+        return "n/a" if value is None else f"{value:.3f}"
+
+    lines = [
+        f"| {r['processes']} | {r['games']} | {_offered(r)} | {r['accepted_per_s']:,.0f} | "
+        f"{r['ack_p50_ms']:.1f} | {r['ack_p99_ms']:.1f} | "
+        f"{r['server_cpu_ms_per_action']:.2f} | "
+        f"{', '.join(f'{x:.1f}' for x in r['server_cpu_s'])} | "
+        f"{r['nginx_cpu_ms_per_action']:.2f} | {r['database_cpu_ms_per_action']:.2f} | "
+        f"{number(r['lock_wait_ms_per_action'])} |"
         for r in result["loads"]
     ]
     return head + "\n".join(lines) + "\n"
