@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.client import create
+from server.client import Player, create
 from server.conftest import NO_QUOTAS
 from server.test_server_accounts import device, rows, sign_in, sign_up
 from serving import Server
@@ -98,3 +98,37 @@ def test_a_new_verification_link_within_the_hours_bound(lite: Server) -> None:
         # Without the CSRF token the cookie asks for nothing.
         forged = httpx.post(f"{lite.base}/api/me/verify", cookies=c.cookies)
         assert forged.status_code == 403
+
+
+def test_a_claimed_seat_takes_the_accounts_name_unless_its_game_is_over(lite: Server) -> None:
+    running = create(lite.base, "greatwall", 2, ["open", "bot:random"])["id"]
+    over = create(lite.base, "greatwall", 2, ["open", "bot:random"])["id"]
+    with device(lite) as c, device(lite) as guest:
+        keys = {}
+        for gid in (running, over):
+            r = guest.post(f"/api/games/{gid}/join", json={"seat": 0, "name": "Guest"})
+            keys[gid] = r.json()["secret"]
+        assert (
+            guest.post(f"/api/games/{over}/resign", json={"secret": keys[over]}).status_code == 200
+        )
+        deadline = time.monotonic() + 50
+        while summary(guest, over)["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.2)
+        # The running game is in this process's memory: its table is told at once.
+        watcher = Player(lite.base, running)
+        try:
+            assert watcher.view["seats"][0]["name"] == "Guest"
+            sign_up(c, "Mira")
+            seats = [{"game": g, "secret": k} for g, k in keys.items()]
+            assert c.post("/api/me/claim", json={"seats": seats}).json() == {"claimed": 2}
+            deadline = time.monotonic() + 20
+            while watcher.view["seats"][0]["name"] != "Mira":
+                assert time.monotonic() < deadline, watcher.view["seats"]
+                watcher.recv()
+        finally:
+            watcher.close()
+        assert summary(guest, running)["seats"][0]["name"] == "Mira"
+        assert summary(guest, over)["seats"][0]["name"] == "Guest"
+        names = {g["game"]: g["names"] for g in c.get("/api/me").json()["games"]}
+        assert "Mira" in names[running] and "Guest" in names[over]

@@ -626,16 +626,23 @@ def _invitations(c: Connection, account_id: str, limit: int) -> list[dict[str, A
     return out
 
 
-def claim(store: Store, account_id: str, pairs: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
+def claim(
+    store: Store, account_id: str, pairs: Sequence[tuple[str, str]]
+) -> list[tuple[str, int, str | None]]:
     """Give the account each person's seat whose secret matches and that has no account
-    yet; the seats it took."""
+    yet; the seats it took, each with the name it now has at its table: the account's
+    in a game not yet finished (the table shows who plays), None in a finished game,
+    whose seat keeps the name its log and results were recorded under."""
     from tianxia.server.storage import hash_secret
 
-    taken: list[tuple[str, int]] = []
+    taken: list[tuple[str, int, str | None]] = []
     with store.write() as c:
+        name = c.execute(sa.select(accounts.c.name).where(accounts.c.id == account_id)).scalar()
         for game_id, secret in pairs:
             found = c.execute(
-                sa.select(seats.c.seat).where(
+                sa.select(seats.c.seat, games.c.status)
+                .join(games, games.c.id == seats.c.game_id)
+                .where(
                     seats.c.game_id == game_id,
                     seats.c.secret_hash == hash_secret(secret),
                     seats.c.kind == "human",
@@ -644,6 +651,7 @@ def claim(store: Store, account_id: str, pairs: Sequence[tuple[str, str]]) -> li
             ).first()
             if found is None:
                 continue
+            renamed = None if found[1] == "finished" or name is None else str(name)
             # Only while still nobody's: two processes claiming one seat at once for
             # two accounts give it to one.
             done = c.execute(
@@ -653,10 +661,10 @@ def claim(store: Store, account_id: str, pairs: Sequence[tuple[str, str]]) -> li
                     seats.c.seat == found[0],
                     seats.c.account_id.is_(None),
                 )
-                .values(account_id=account_id)
+                .values(account_id=account_id, **({} if renamed is None else {"name": renamed}))
             )
             if done.rowcount:
-                taken.append((game_id, int(found[0])))
+                taken.append((game_id, int(found[0]), renamed))
     return taken
 
 
@@ -1567,14 +1575,17 @@ def account_routes() -> APIRouter:
     @router.post("/api/me/claim")
     async def claim_seats(body: Claim, request: Request) -> dict[str, Any]:
         """The seats this browser holds as a guest (each game's id and seat secret)
-        become the account's: those whose secret matches and that have no account."""
+        become the account's: those whose secret matches and that have no account. In
+        a game not yet finished the seat takes the account's name."""
         hub, s = _hub(request), signed_in(request)
         pairs = [(k.game, k.secret) for k in body.seats]
         taken = await hub.storage.run(claim, hub.storage.store, s.account_id, pairs)
-        for game_id, seat in taken:
+        for game_id, seat, renamed in taken:
             live = hub.games.get(game_id)
             if live is not None and seat < len(live.seats):
                 live.seats[seat]["account_id"] = s.account_id
+                if renamed is not None:
+                    live.seats[seat]["name"] = renamed
                 live.broadcast()
         if taken:
             hub.lobby.changed()
