@@ -139,6 +139,8 @@ def test_the_bench_measures_processes_behind_nginx(postgres: str | None) -> None
     # Each process and nginx did work, and the database's backends were found.
     assert len(row["server_cpu_s"]) == 2 and all(cpu > 0 for cpu in row["server_cpu_s"])
     assert row["nginx_cpu_ms_per_action"] > 0 and row["database_cpu_ms_per_action"] > 0
+    # The commit locks' wait was sampled all along (every 5 ms over 2 s and more).
+    assert row["lock_wait_samples"] > 100 and row["lock_wait_ms_per_action"] >= 0
     assert "| 2 | 4 |" in bench.processes_markdown(result)
     # The run's own database is gone afterwards.
     engine = sa.create_engine(postgres)

@@ -545,19 +545,47 @@ def _backend_pids(url: str) -> list[int]:
     return [int(r[0]) for r in rows if Path(f"/proc/{r[0]}/stat").exists()]
 
 
-def _lock_wait(base: str) -> tuple[float, int] | None:
-    """Seconds the process spent waiting for games' commit locks and the locks it took,
-    from `GET /api/server` (None where the server does not say)."""
-    import httpx
+class _LockSampler:
+    """The time the database's backends spend waiting for games' commit locks
+    (`pg_advisory_xact_lock`), sampled from `pg_stat_activity` every few milliseconds on
+    a connection of its own: the sum over samples of the backends waiting, times the
+    interval, estimates the backend-seconds waited (the servers need not count it).
+    Sessions' lease locks are only tried (`pg_try_advisory_lock`), never waited for."""
 
-    try:
-        body = httpx.get(f"{base}/api/server", timeout=10).json()
-    except (httpx.HTTPError, ValueError):
-        return None
-    locks = body.get("commit_locks") if isinstance(body, dict) else None
-    if not isinstance(locks, dict):
-        return None
-    return float(locks.get("wait_s", 0.0)), int(locks.get("taken", 0))
+    def __init__(self, url: str, interval: float = 0.005) -> None:
+        import threading
+
+        import sqlalchemy as sa
+
+        self.engine = sa.create_engine(url)
+        self.interval = interval
+        self.waited = 0.0
+        self.samples = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        query = (
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND wait_event = 'advisory'"
+        )
+        with self.engine.connect() as c:
+            last = time.perf_counter()
+            while not self._stop.wait(self.interval):
+                waiting = int(c.exec_driver_sql(query).scalar_one())
+                c.rollback()  # pg_stat_activity is read once per transaction
+                now = time.perf_counter()
+                self.waited += waiting * (now - last)
+                self.samples += 1
+                last = now
+
+    def stop(self) -> float:
+        """Stop sampling; the backend-seconds waited."""
+        self._stop.set()
+        self._thread.join(timeout=10)
+        self.engine.dispose()
+        return self.waited
 
 
 def run_processes(
@@ -616,7 +644,7 @@ def _run_cluster(
             pids = [s.proc.pid for s in servers]
             cpu = _cpu_of(pids)
             edge = _cpu_of(front.pids())
-            waits = [_lock_wait(s.base) for s in servers]
+            sampler = _LockSampler(url)
             mine = time.process_time()
             threshold = gc.get_threshold()
             gc.set_threshold(YOUNG_GC, *threshold[1:])
@@ -625,6 +653,7 @@ def _run_cluster(
             finally:
                 gc.set_threshold(*threshold)
             mine = time.process_time() - mine
+            waited = sampler.stop()
             after = _cpu_of(pids)
             spent = [after.get(p, 0.0) - cpu.get(p, 0.0) for p in pids]
             edge_after = _cpu_of(front.pids())
@@ -632,7 +661,6 @@ def _run_cluster(
             # The database's backends live as long as the servers' pooled connections:
             # their whole CPU time is this run's (creating the games included).
             db_cpu = sum(_cpu_of(_backend_pids(url)).values())
-            waits_after = [_lock_wait(s.base) for s in servers]
         finally:
             if front is not None:
                 front.stop()
@@ -650,11 +678,8 @@ def _run_cluster(
     row["nginx_cpu_ms_per_action"] = round(1000 * nginx_cpu / done, 3)
     row["database_cpu_ms_per_action"] = round(1000 * db_cpu / done, 3)
     row["client_cpu_ms_per_action"] = round(1000 * mine / done, 3)
-    if all(w is not None for w in waits + waits_after):
-        wait = sum(b[0] - a[0] for a, b in zip(waits, waits_after, strict=True) if a and b)
-        row["lock_wait_ms_per_action"] = round(1000 * wait / done, 3)
-    else:
-        row["lock_wait_ms_per_action"] = None
+    row["lock_wait_ms_per_action"] = round(1000 * waited / done, 4)
+    row["lock_wait_samples"] = sampler.samples
     return row
 
 
@@ -667,16 +692,13 @@ def processes_markdown(result: dict[str, Any]) -> str:
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     )
 
-    def number(value: Any) -> str:
-        return "n/a" if value is None else f"{value:.3f}"
-
     lines = [
         f"| {r['processes']} | {r['games']} | {_offered(r)} | {r['accepted_per_s']:,.0f} | "
         f"{r['ack_p50_ms']:.1f} | {r['ack_p99_ms']:.1f} | "
         f"{r['server_cpu_ms_per_action']:.2f} | "
         f"{', '.join(f'{x:.1f}' for x in r['server_cpu_s'])} | "
         f"{r['nginx_cpu_ms_per_action']:.2f} | {r['database_cpu_ms_per_action']:.2f} | "
-        f"{number(r['lock_wait_ms_per_action'])} |"
+        f"{r['lock_wait_ms_per_action']:.3f} |"
         for r in result["loads"]
     ]
     return head + "\n".join(lines) + "\n"
