@@ -529,6 +529,7 @@ def create_app(
         live = await live_or_404(hub, game_id)
         async with live.lock:
             hub.adopt(live)
+            await _caught_up(hub, live)
             if body.seat >= len(live.seats) or live.seats[body.seat]["kind"] != "open":
                 raise HTTPException(409, f"seat {body.seat} is not open")
             kept = live.seats[body.seat].get("invited")
@@ -545,7 +546,17 @@ def create_app(
                 "secret_hash": hash_secret(secret),
                 "account_id": None if session is None else session.account_id,
             }
-            await st.run(st.store.update_seat, game_id, body.seat, **values)
+            taken = await st.run(
+                st.store.update_seat,
+                game_id,
+                body.seat,
+                only_if={"kind": "open", "invited": kept},
+                **values,
+            )
+            if not taken:
+                # Taken through another process a moment before.
+                await live.sync()
+                raise HTTPException(409, f"seat {body.seat} is not open")
             hub.lobby.changed()
             live.seats[body.seat].update(values)
             if hooks is not None:
@@ -598,6 +609,7 @@ def create_app(
         seat = await _seat_by(live, hub, body, request)
         async with live.lock:
             hub.adopt(live)
+            await _caught_up(hub, live)
             if live.status != "open":
                 raise HTTPException(409, "the game has started: resign instead")
             values = {
@@ -607,7 +619,19 @@ def create_app(
                 "secret_hash": None,
                 "account_id": None,
             }
-            await hub.storage.run(hub.storage.store.update_seat, game_id, seat, **values)
+            held = {"kind": "human", "secret_hash": live.seats[seat]["secret_hash"]}
+            left = await hub.storage.run(
+                hub.storage.store.update_seat,
+                game_id,
+                seat,
+                only_if=held,
+                while_open=True,
+                **values,
+            )
+            if not left:
+                # The game started, or the seat changed, through another process.
+                await live.sync()
+                raise HTTPException(409, "the game has started: resign instead")
             hub.lobby.changed()
             live.seats[seat].update(values)
             for c in list(live.conns):
@@ -625,6 +649,7 @@ def create_app(
         seat = await _seat_by(live, hub, body, request)
         async with live.lock:
             hub.adopt(live)
+            await _caught_up(hub, live)
             if live.status == "finished":
                 raise HTTPException(409, "the game is over")
             await hub.storage.run(hub.storage.store.update_seat, game_id, seat, resigned=True)
@@ -994,6 +1019,16 @@ async def _sweep(hub: Hub, limits: Limits) -> None:
                     log.info("%d open games nobody joined have expired", len(gone))
             except SQLAlchemyError as e:
                 log.error("open games could not be expired: %s", e)
+
+
+async def _caught_up(hub: Hub, live: LiveGame) -> None:
+    """Where several processes serve one database, bring `live` (whose lock the caller
+    holds) up to it before judging a change of its seats; the change itself is still
+    written only if the seat is as judged (`Store.update_seat`'s `only_if`)."""
+    if not hub.storage.store.shared:
+        return
+    if await live.sync() is not live:
+        raise Evicted(f"game {live.id} was reloaded: ask again")
 
 
 async def _heartbeat(hub: Hub, holder: str) -> None:

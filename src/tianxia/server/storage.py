@@ -709,13 +709,33 @@ class Store:
                 .values(status=status, updated=time.time())
             )
 
-    def update_seat(self, game_id: str, seat: int, **values: Any) -> None:
+    def update_seat(
+        self,
+        game_id: str,
+        seat: int,
+        only_if: dict[str, Any] | None = None,
+        while_open: bool = False,
+        **values: Any,
+    ) -> bool:
+        """Write `values` into a seat, and the game's status (open until every seat is
+        taken); with `only_if`, only while the seat's columns hold those values (None:
+        null), and with `while_open` only while the game is open, so of two processes
+        changing one seat at once one does, and the other is told false and writes
+        nothing. On PostgreSQL under the game's commit lock: two seats taken at once
+        through two processes count each other's."""
+        query = seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat)
+        for column, value in (only_if or {}).items():
+            col = seats.c[column]
+            query = query.where(col.is_(None) if value is None else col == value)
         with self.write() as c:
-            c.execute(
-                seats.update()
-                .where(seats.c.game_id == game_id, seats.c.seat == seat)
-                .values(**values)
-            )
+            if self.shared:
+                self._lock_games(c, [game_id])
+            if while_open:
+                now = c.execute(sa.select(games.c.status).where(games.c.id == game_id))
+                if now.scalar() != "open":
+                    return False
+            if not c.execute(query.values(**values)).rowcount:
+                return False
             remaining = c.execute(
                 sa.select(sa.func.count())
                 .select_from(seats)
@@ -728,6 +748,7 @@ class Store:
                     .where(games.c.id == game_id)
                     .values(status="open" if remaining else "running", updated=time.time())
                 )
+        return True
 
     def set_clocks(
         self, game_id: str, clocks: dict[int, dict[str, Any]], values: dict[str, Any]
