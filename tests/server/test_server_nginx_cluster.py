@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,6 +39,28 @@ def test_the_cluster_configuration_validates() -> None:
         assert site.count("server 127.0.0.1:") == 4 and "hash $tianxia_game consistent" in site
     finally:
         proxy.stop()
+
+
+def test_the_systemd_unit_verifies(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("no systemd-analyze here")
+    unit = (Path(__file__).parents[2] / "deploy" / "systemd" / "tianxia@.service").read_text()
+    # The port is the instance, and the process believes nginx's forwarded address.
+    assert "--port %i" in unit and "--trusted-proxy 127.0.0.1" in unit
+    # The executable where this test finds it (the unit's own path is the operator's).
+    here = Path(sys.executable).with_name("tianxia")
+    (tmp_path / "tianxia@.service").write_text(
+        unit.replace("/opt/tianxia/.venv/bin/tianxia", str(here))
+    )
+    (tmp_path / "tianxia@8001.service").symlink_to("tianxia@.service")
+    verdict = subprocess.run(
+        [analyze, "verify", str(tmp_path / "tianxia@8001.service")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert verdict.returncode == 0 and not verdict.stderr.strip(), verdict.stderr
 
 
 @pytest.fixture
