@@ -85,6 +85,14 @@ def serve(
         "with; shorter ones are refused (422). Below a minute a stand-in plays before a "
         "person could answer; tests shorten it.",
     ),
+    lease_sweep: float = typer.Option(
+        2.0,
+        min=0.1,
+        max=60.0,
+        help="Seconds between sweeps for running games whose bots or clock no server "
+        "process drives (PostgreSQL, several processes): a killed process's games go on "
+        "within this and a load (docs/server.md, Several processes).",
+    ),
     max_connections: int = typer.Option(
         2048,
         min=1,
@@ -194,9 +202,11 @@ def serve(
         connections_per_address=connections_per_address,
         bot_processes=bot_processes,
         min_clock=min_clock,
+        lease_sweep=lease_sweep,
     )
+    app = create_app(url, bot_pause=bot_pause, limits=limits, holder=holder, mail=mail)
     config = uvicorn.Config(
-        create_app(url, bot_pause=bot_pause, limits=limits, holder=holder, mail=mail),
+        app,
         host=host,
         port=port,
         ws_max_size=64 * 1024,
@@ -233,7 +243,21 @@ def serve(
                 h, p = sock.getsockname()[:2]
                 typer.echo(f"Tianxia is serving on http://{h}:{p}/ (database {shown})", err=False)
 
+    stop = server.shutdown
+
+    async def shutdown(sockets: object = None) -> None:
+        # A rolling restart: no new connection, the commits under way finish, the
+        # leases go back and every page is told to reconnect at once (1012), before
+        # uvicorn closes what is left.
+        for s in server.servers:
+            s.close()
+        drain = getattr(app.state, "drain", None)
+        if drain is not None:
+            await drain()
+        await stop(sockets)  # type: ignore[arg-type]
+
     server.startup = startup  # type: ignore[method-assign]
+    server.shutdown = shutdown  # type: ignore[method-assign]
     server.run()
 
 

@@ -42,6 +42,7 @@ from tianxia.server.accounts import (
     session_of,
 )
 from tianxia.server.clocks import DAY, MAX_INCREMENT, MAX_VACATION_DAYS
+from tianxia.server.leases import Leases
 from tianxia.server.limits import (
     BodyLimit,
     Limits,
@@ -235,14 +236,22 @@ def create_app(
         app.state.hub = hub
         if hooks is not None and hooks.grace is not None:
             hub.grace = hooks.grace
-        # Games that move by themselves (a bot, a clock) resume after a restart; the
-        # others are loaded when someone asks for them.
-        for game_id in store.to_resume():
-            try:
-                await hub.get(game_id)
-            except Unloadable as e:
-                # One game this release cannot resume must not keep the others down.
-                log.warning("%s", e)
+        leases = None
+        if url.startswith("postgresql"):
+            # Several processes may serve: each game's bots and clock run in the one
+            # holding its lease, and the sweep takes those nobody holds, these included.
+            hub.leases = Leases(url, every=limits.lease_sweep)
+            await hub.leases.sweep(hub)
+            leases = asyncio.create_task(hub.leases.run(hub))
+        else:
+            # Games that move by themselves (a bot, a clock) resume after a restart; the
+            # others are loaded when someone asks for them.
+            for game_id in store.to_resume():
+                try:
+                    await hub.get(game_id)
+                except Unloadable as e:
+                    # One game this release cannot resume must not keep the others down.
+                    log.warning("%s", e)
         sweeper = asyncio.create_task(_sweep(hub, limits))
         heart = asyncio.create_task(_heartbeat(hub, me))
         sender = None
@@ -256,6 +265,9 @@ def create_app(
                 sender.cancel()
             sweeper.cancel()
             heart.cancel()
+            if leases is not None:
+                leases.cancel()
+            await hub.leases.close()
             with contextlib.suppress(SQLAlchemyError):
                 await hub.storage.run(store.release_lease, me)
             hub.close()
@@ -794,6 +806,27 @@ def create_app(
     # --- the websocket ----------------------------------------------------------------------
     # Open websockets per client address (only addresses with one open).
     sockets: Counter[str] = Counter()
+    # Every open websocket, to be closed with a word when the process stops.
+    open_sockets: set[WebSocket] = set()
+
+    async def drain() -> None:
+        """A stop (SIGTERM, a rolling restart), once no new connection is accepted: no
+        bot or clock of ours acts any more, the commits under way finish (each under
+        its game's lock), the leases go back for the other processes to take, and every
+        page is told to reconnect at once (1012, Service Restart)."""
+        hub: Hub | None = getattr(app.state, "hub", None)
+        if hub is None:
+            return
+        hub.leases.stopping = True
+        for live in list(hub.games.values()):
+            async with live.lock:
+                pass
+        await hub.leases.release_all()
+        for ws in list(open_sockets):
+            with contextlib.suppress(Exception):  # already closed: nothing to do
+                await ws.close(code=1012, reason=RESTARTING)
+
+    app.state.drain = drain
 
     @app.websocket("/ws/games/{game_id}")
     async def play(ws: WebSocket, game_id: str) -> None:
@@ -815,9 +848,11 @@ def create_app(
             await ws.close(code=1008)
             return
         sockets[address] += 1
+        open_sockets.add(ws)
         try:
             await _play(ws, game_id)
         finally:
+            open_sockets.discard(ws)
             sockets[address] -= 1
             if sockets[address] <= 0:
                 del sockets[address]
@@ -1047,6 +1082,8 @@ async def _heartbeat(hub: Hub, holder: str) -> None:
             return
 
 
+# The reason of the close that tells a page to reconnect at once (code 1012).
+RESTARTING = "restarting: reconnect"
 # Seconds between sweeps of memory, and between sweeps for expired open games.
 SWEEP = 1.0
 EXPIRY_SWEEP = 60.0

@@ -49,6 +49,9 @@ class Limits:
     # Seconds: the smallest clock a game may have (below it a stand-in would play before
     # a person could answer).
     min_clock: float = 60.0
+    # Seconds between sweeps for running games whose bots or clock nobody drives (on
+    # PostgreSQL, where several processes serve: `tianxia.server.leases`).
+    lease_sweep: float = 2.0
 
 
 def origin_allowed(headers: Mapping[str, str], allowed: Sequence[str]) -> bool:

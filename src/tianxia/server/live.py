@@ -45,6 +45,7 @@ from tianxia.server.clocks import (
     spend,
     stand_in_id,
 )
+from tianxia.server.leases import Leases, catch_up
 from tianxia.server.lobby import SECONDS as LOBBY_SECONDS
 from tianxia.server.lobby import LobbyPages
 from tianxia.server.ratings import ranking
@@ -238,6 +239,8 @@ class LiveGame:
         self.rating_changes: list[dict[str, Any]] | None = _changes_of(row)
         self.bot_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
+        # Set once the end of the game was seen with its lease held (rated, given back).
+        self.finishing = False
         # The game's time banks (None: no clock), and the (seq, seat) whose clock the
         # clock task waits on: asked again for the same turn, it is left running.
         self.clock = Clock.of(row)
@@ -788,6 +791,12 @@ class LiveGame:
         self._moved(start + 1, seat, own, stand_in, now, clocks)
         if status == "finished":
             self.hub.lobby.changed()
+            if not self.hub.leases.implicit:
+                # Rated once, by the lease's holder: this process if it holds it or can
+                # take it, else the holder when it sees the end (`kick`).
+                if await self.hub.leases.take(self.id):
+                    self._finish_soon()
+                return rows[0]
             try:
                 await self._rate()
             except Exception:
@@ -996,8 +1005,17 @@ class LiveGame:
         return BOTS_ONLY
 
     def kick(self) -> None:
-        """Let bots move if one is to decide; start the clock of a person who is."""
+        """Let bots move if one is to decide; start the clock of a person who is. Only
+        where this process holds the game's lease (`tianxia.server.leases`): elsewhere
+        it is taken if nobody holds it, and otherwise left to its holder."""
+        leases = self.hub.leases
         if self.status != "running":
+            if self.status == "finished" and not leases.implicit and leases.holds(self.id):
+                self._finish_soon()
+            return
+        if not leases.holds(self.id):
+            if self.needs_driver():
+                leases.want(self)
             return
         to_move = self.table.to_move()
         if to_move in self.table.bots:
@@ -1005,6 +1023,35 @@ class LiveGame:
                 self.bot_task = asyncio.create_task(self._bots())
         else:
             self._wind()
+
+    def needs_driver(self) -> bool:
+        """Something here acts without anyone's message: a bot's seat, a seat given up
+        or a clock (as `Store.to_resume` and the lease sweep pick games)."""
+        return (
+            self.clock is not None
+            or bool(self.table.bots)
+            or any(s["kind"] == "bot" or s["resigned"] for s in self.seats)
+        )
+
+    def _finish_soon(self) -> None:
+        """The game ended while this process held its lease: rate it here (once) and
+        give the lease back."""
+        if self.finishing:
+            return
+        self.finishing = True
+
+        async def finish() -> None:
+            try:
+                if not self.row.get("rated") and self.rating_changes is None:
+                    await self._rate()
+            except Exception:
+                log.exception("game %s: its ratings were not written", self.id)
+            finally:
+                await self.hub.leases.release(self.id)
+
+        task = asyncio.create_task(finish())
+        self.hub.background.add(task)
+        task.add_done_callback(self.hub.background.discard)
 
     # --- clocks ----------------------------------------------------------------------
     def running_seat(self) -> int | None:
@@ -1112,6 +1159,10 @@ class LiveGame:
         while True:
             bank, vacation = self.time_left(seat, time.time())
             await asyncio.sleep(max(0.005, left(bank, vacation)))
+            if not self.hub.leases.holds(self.id):
+                return  # the lease went elsewhere: its holder's clock runs now
+            if not self.hub.leases.implicit and await catch_up(self) is not self:
+                return  # loaded anew from the database: that copy's clock runs
             async with self.lock:
                 if self.table.seq != seq or self.running_seat() != seat:
                     return
@@ -1180,7 +1231,7 @@ class LiveGame:
 
     async def _bots(self) -> None:
         retry = BOT_RETRY
-        while self.status == "running":
+        while self.status == "running" and self.hub.leases.holds(self.id):
             t = self.table
             seat = t.to_move()
             if seat not in t.bots:
@@ -1218,7 +1269,12 @@ class LiveGame:
                 why = f"{stand_in.reason()}\nthe bot failed; {stand_in.explain()}"
                 thought = bot
             async with self.lock:
-                if t.seq != seq or t.state is not st or t.bots.get(seat) is not bot:
+                if (
+                    t.seq != seq
+                    or t.state is not st
+                    or t.bots.get(seat) is not bot
+                    or not self.hub.leases.holds(self.id)
+                ):
                     continue
                 # The thinker worked on a copy of the bot: the seat keeps the copy, whose
                 # random stream moved on, as a bot thinking here would have.
@@ -1428,6 +1484,8 @@ class Hub:
         self.bot_pause = bot_pause
         # The mail of this server (tianxia.server.mail), None when it sends none.
         self.mail: Mail | None = None
+        # The games whose bots, clock and rating this process drives (on SQLite: all).
+        self.leases = Leases()
         self._loading: dict[str, asyncio.Lock] = {}
         self._games: dict[tuple[str, int | None, str], Game] = {}
 
@@ -1499,6 +1557,7 @@ class Hub:
                 over -= 1
         for game_id in gone:
             self.games.pop(game_id).evicted = True
+            self.leases.release_soon(game_id)
         return len(gone)
 
     def adopt(self, live: LiveGame) -> None:
