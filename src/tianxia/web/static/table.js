@@ -56,9 +56,17 @@ function connect(key, secret, byAccount) {
       c.ws.send(JSON.stringify(hello));
     };
     c.ws.onmessage = (ev) => receive(c, JSON.parse(ev.data));
-    c.ws.onclose = () => {
+    c.ws.onclose = (ev) => {
       if (c.closed) return;
       c.busy = null;
+      if (ev.code === 1012) {
+        // The server process is restarting and said so (Service Restart): another
+        // serves the game already. At once and without a word: nothing went wrong, and
+        // the hello with the last seq brings the view up to date.
+        c.tries = 0;
+        open();
+        return;
+      }
       // Exponential back-off with jitter: a restarted server is not met by every page
       // at the same instant.
       const wait = Math.min(15000, 500 * 2 ** c.tries) * (0.7 + Math.random() * 0.6);
