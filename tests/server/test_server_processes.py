@@ -3,15 +3,23 @@ under its game's lock after checking the stored seq (docs/server.md, Several pro
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import httpx
 import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from serving import reset_postgres
+from serving import Server, reset_postgres
+from tianxia.core import Match
 from tianxia.server.storage import Conflict, Row, Store, migrate
+
+from .client import Player, create, join
+from .conftest import NO_QUOTAS
 
 
 @pytest.fixture
@@ -118,3 +126,100 @@ def test_racing_appends_from_two_stores_one_wins_each_seq(two: tuple[Store, Stor
         assert [r.seq for r in log] == list(range(1, len(log) + 1))
     won = sum(r is None for batch in ra + rb for r in batch)
     assert won == sum(len(a.log(g)) for g in ids)
+
+
+# --- two real server processes on one database ---------------------------------------
+
+
+@pytest.fixture
+def pair(pg: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    """Two `tianxia serve` processes on one PostgreSQL database."""
+    servers = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        servers.append(Server(pg, tmp_path / name, *NO_QUOTAS, forked=True))
+    try:
+        for srv in servers:
+            srv.start()
+        yield servers[0], servers[1]
+    finally:
+        for srv in servers:
+            srv.stop()
+
+
+def _caught_up(players: list[Player], seq: int, timeout: float = 10.0) -> None:
+    """Every client's view reaches `seq` within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    for p in players:
+        while p.view["seq"] < seq:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"a view stayed at seq {p.view['seq']}, not {seq}")
+            try:
+                p.recv(left)
+            except TimeoutError:
+                continue
+
+
+SPREAD = [("china", 3), ("greatwall", 2), ("emperor", 3), ("silkroad", 2)]
+
+
+@pytest.mark.parametrize(("game", "players"), SPREAD, ids=[t[0] for t in SPREAD])
+def test_every_title_played_to_its_end_with_clients_spread_over_two_processes(
+    pair: tuple[Server, Server], game: str, players: int
+) -> None:
+    a, b = pair
+    g = create(a.base, game, players, ["open"] * players)
+    # Seats joined through one process or the other, and each seat's socket, and a
+    # spectator on each, on the other one from its join.
+    secrets = [join((a, b)[s % 2].base, g["id"], s, name=f"P{s + 1}") for s in range(players)]
+    clients = [Player((b, a)[s % 2].base, g["id"], secret) for s, secret in enumerate(secrets)]
+    watchers = [Player(a.base, g["id"]), Player(b.base, g["id"])]
+    seen: list[list[int]] = [[] for _ in clients + watchers]
+    rng = random.Random(11)
+    moves = 0
+    while not clients[0].view.get("terminal") and moves < 5000:
+        mover = next((p for p in clients if p.my_turn()), None)
+        if mover is None:
+            _caught_up(clients, max(p.view["seq"] for p in clients))
+            mover = next((p for p in clients if p.my_turn()), None)
+            assert mover is not None, "nobody is to move, and the game is not over"
+        reply = mover.act(rng.choice(mover.view["legal"])["action"])
+        assert reply["type"] == "accepted", reply
+        moves += 1
+        _caught_up(clients + watchers, reply["seq"])
+        for got, p in zip(seen, clients + watchers, strict=True):
+            got.append(p.view["seq"])
+    assert clients[0].view["terminal"]
+    log = httpx.get(f"{b.base}/api/games/{g['id']}/log").json()
+    assert Match.from_json(log).state.is_terminal()
+    for p, got in zip(clients + watchers, seen, strict=True):
+        # Every event, in order, through either process.
+        assert [e["action"] for e in p.events] == log["log"]
+        assert got == sorted(got)
+        assert p.view["terminal"]
+    for summary in (httpx.get(f"{s.base}/api/games/{g['id']}").json() for s in pair):
+        assert summary["status"] == "finished"
+    for p in clients + watchers:
+        p.close()
+
+
+def test_a_seat_joined_through_both_at_once_is_taken_once(pair: tuple[Server, Server]) -> None:
+    a, b = pair
+    ids = [create(a.base, "greatwall", 2, ["open", "open"])["id"] for _ in range(10)]
+
+    def take(base: str, game_id: str) -> int:
+        r = httpx.post(f"{base}/api/games/{game_id}/join", json={"seat": 0, "name": base})
+        return r.status_code
+
+    with ThreadPoolExecutor(2) as pool:
+        for game_id in ids:
+            codes = sorted(pool.map(take, (a.base, b.base), (game_id, game_id)))
+            assert codes == [200, 409], codes
+            for srv in pair:
+                (seat,) = [
+                    s
+                    for s in httpx.get(f"{srv.base}/api/games/{game_id}").json()["seats"]
+                    if s["seat"] == 0
+                ]
+                assert seat["kind"] == "human"

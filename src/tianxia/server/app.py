@@ -42,6 +42,7 @@ from tianxia.server.accounts import (
     session_of,
 )
 from tianxia.server.clocks import DAY, MAX_INCREMENT, MAX_VACATION_DAYS
+from tianxia.server.fanout import Fanout
 from tianxia.server.leases import Leases
 from tianxia.server.limits import (
     BodyLimit,
@@ -252,6 +253,11 @@ def create_app(
                 except Unloadable as e:
                     # One game this release cannot resume must not keep the others down.
                     log.warning("%s", e)
+        listener = None
+        if store.shared:
+            # Other processes' commits reach this one's viewers (tianxia.server.fanout).
+            app.state.fanout = Fanout(hub, url)
+            listener = asyncio.create_task(app.state.fanout.run())
         sweeper = asyncio.create_task(_sweep(hub, limits))
         heart = asyncio.create_task(_heartbeat(hub, me))
         sender = None
@@ -265,6 +271,9 @@ def create_app(
                 sender.cancel()
             sweeper.cancel()
             heart.cancel()
+            if listener is not None:
+                listener.cancel()
+                await app.state.fanout.close()
             if leases is not None:
                 leases.cancel()
             await hub.leases.close()

@@ -29,6 +29,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
+from tianxia.server import fanout
+
 metadata = sa.MetaData()
 
 games = sa.Table(
@@ -237,6 +239,11 @@ def game_key(game_id: str, purpose: str = "commit") -> int:
 
 # Locks taken in one statement, in the keys' order: every process locks a batch's games
 # in that one order, so two processes' batches cannot wait on each other.
+# The other processes' listeners hear of a commit from its own transaction
+# (tianxia.server.fanout): a notification for each game it changed.
+_NOTIFY = sa.text(
+    f"SELECT count(pg_notify('{fanout.CHANNEL}', p)) FROM unnest(CAST(:p AS text[])) AS p"
+)
 _LOCK_GAMES = sa.text(
     "SELECT count(pg_advisory_xact_lock(k)) FROM "
     "(SELECT k FROM unnest(CAST(:keys AS bigint[])) AS k ORDER BY k) AS ordered"
@@ -561,6 +568,8 @@ class Store:
         # Seconds spent waiting for games' commit locks, and how many were taken.
         self.lock_wait = 0.0
         self.locks = 0
+        # This process, as its notifications name it: its listener skips its own.
+        self.origin = secrets.token_hex(4)
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
@@ -708,6 +717,7 @@ class Store:
                 .where(games.c.id == game_id)
                 .values(status=status, updated=time.time())
             )
+            self.notify(c, [(game_id, -1)])
 
     def update_seat(
         self,
@@ -748,6 +758,7 @@ class Store:
                     .where(games.c.id == game_id)
                     .values(status="open" if remaining else "running", updated=time.time())
                 )
+            self.notify(c, [(game_id, -1)])
         return True
 
     def set_clocks(
@@ -761,6 +772,7 @@ class Store:
                 c.execute(_SEAT_CLOCK_UPDATE, rows)
             if values:
                 c.execute(games.update().where(games.c.id == game_id).values(**values))
+            self.notify(c, [(game_id, -1)])
 
     # --- the action log ------------------------------------------------------------
     def log(self, game_id: str) -> list[Row]:
@@ -859,6 +871,7 @@ class Store:
         except sa.exc.IntegrityError:
             pass  # someone's seq or id is taken: find whose, one savepoint each
         results: list[Conflict | None] = []
+        written: list[tuple[str, int]] = []
         with self.write() as c:
             stale = self._check_seqs(c, batch)
             for (game_id, rows, changes), refused in zip(batch, stale, strict=True):
@@ -893,13 +906,22 @@ class Store:
                         if clocks:
                             c.execute(_SEAT_CLOCK_UPDATE, clocks)
                     results.append(None)
+                    if rows:
+                        written.append((game_id, rows[-1].seq))
                 except sa.exc.IntegrityError as e:
                     results.append(Conflict(str(e.orig)))
+            self.notify(c, written)
             if self.fault is not None:
                 self.fault("before_commit")
         if self.fault is not None:
             self.fault("after_commit")
         return results
+
+    def notify(self, c: Connection, news: Sequence[tuple[str, int]]) -> None:
+        """Tell the other processes, in the transaction of `c`, that these games
+        changed (each with its seq as written; -1 where no seq moved)."""
+        if self.shared and news:
+            c.execute(_NOTIFY, {"p": [fanout.payload(g, s, self.origin) for g, s in news]})
 
     def _lock_games(self, c: Connection, game_ids: Sequence[str]) -> None:
         """Take the commit locks of these games (PostgreSQL), held to the transaction's
@@ -990,6 +1012,7 @@ class Store:
                 cursor.close()
             if clocks:
                 c.execute(_SEAT_CLOCK_UPDATE, clocks)
+            self.notify(c, [(g, rows[-1].seq) for g, rows, _ in batch if rows])
             if self.fault is not None:
                 self.fault("before_commit")
         if self.fault is not None:
@@ -1032,6 +1055,7 @@ class Store:
             query = query.where(games.c.seq == at_seq)
         with self.write() as c:
             c.execute(query.values(**values))
+            self.notify(c, [(game_id, -1)])
 
     def lobby(
         self, status: str | None, player: str | None, limit: int, offset: int
@@ -1114,6 +1138,7 @@ class Store:
                         f"another process wrote it"
                     )
             c.execute(games.update().where(games.c.id == game_id).values(seq=seq - 1))
+            self.notify(c, [(game_id, seq - 1)])
             c.execute(
                 actions.update()
                 .where(
@@ -1214,6 +1239,7 @@ class Store:
             values["rating_changes"] = json.dumps(changes)
         with self.write() as c:
             c.execute(games.update().where(games.c.id == game_id).values(**values))
+            self.notify(c, [(game_id, -1)])
 
     def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
         """The best `limit` ratings of a title, best first (rating = mu - 3 sigma)."""
