@@ -132,3 +132,40 @@ def test_a_claimed_seat_takes_the_accounts_name_unless_its_game_is_over(lite: Se
         assert summary(guest, over)["seats"][0]["name"] == "Guest"
         names = {g["game"]: g["names"] for g in c.get("/api/me").json()["games"]}
         assert "Mira" in names[running] and "Guest" in names[over]
+
+
+def test_a_seat_kept_for_an_account_says_whom_it_waits_for(lite: Server) -> None:
+    with device(lite) as host, device(lite) as mei:
+        sign_up(host, "Hana")
+        sign_up(mei, "Mei")
+        r = host.post(
+            "/api/games",
+            json={"game": "greatwall", "players": 3, "seats": ["open", "invite:mei", "open"]},
+        )
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+        assert [s["invited"] for s in r.json()["seats"]] == [None, "Mei", None]
+
+        def kept() -> list[Any]:
+            # A client of its own each time: a restarted server listens on another port.
+            with device(lite) as anyone:
+                one = [s["invited"] for s in summary(anyone, gid)["seats"]]
+                listed = anyone.get("/api/games", params={"status": "open"}).json()
+            (game,) = [g for g in listed if g["id"] == gid]
+            assert [s["invited"] for s in game["seats"]] == one
+            return one
+
+        assert kept() == [None, "Mei", None]  # the game in memory
+        lite.restart()
+        assert kept() == [None, "Mei", None]  # from its rows
+        watcher = Player(lite.base, gid)  # loaded again
+        try:
+            assert [s["invited"] for s in watcher.view["seats"]] == [None, "Mei", None]
+        finally:
+            watcher.close()
+        # Taken, the seat is the account's like any other: nobody is waited for.
+        with device(lite) as again:
+            again.headers["X-CSRF-Token"] = mei.headers["X-CSRF-Token"]
+            again.cookies = mei.cookies
+            assert again.post(f"/api/games/{gid}/join", json={"seat": 1}).status_code == 200
+        assert kept() == [None, None, None]

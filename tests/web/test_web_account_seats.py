@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 
 pytest.importorskip("playwright")
@@ -12,7 +13,16 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, expect
 
 from serving import Server
-from web.test_web_accounts import PHONE, _context, _game, _name, _sign_in, _sign_up, _summary
+from web.test_web_accounts import (
+    PASSWORD,
+    PHONE,
+    _context,
+    _game,
+    _name,
+    _sign_in,
+    _sign_up,
+    _summary,
+)
 
 
 def test_resign_and_rematch_from_the_accounts_other_device(site: Server, browser: Browser) -> None:
@@ -41,3 +51,29 @@ def test_resign_and_rematch_from_the_accounts_other_device(site: Server, browser
     assert seat["name"] == name and seat.get("account") is True
     phone.close()
     desk.close()
+
+
+def test_a_seat_kept_for_an_account_reads_so_in_the_lobby_and_at_the_table(
+    site: Server, browser: Browser
+) -> None:
+    mei = _name("Mei")
+    r = httpx.post(f"{site.base}/api/accounts", json={"name": mei, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    created = httpx.post(
+        f"{site.base}/api/games",
+        json={"game": "greatwall", "players": 2, "seats": ["open", f"invite:{mei}"]},
+    )
+    assert created.status_code == 201, created.text
+    gid = created.json()["id"]
+    ctx = _context(browser)
+    page = ctx.new_page()
+    page.goto(f"{site.base}/?lang=nl")
+    listed = page.locator(f"#open li[data-game='{gid}']")
+    expect(listed).to_contain_text(f"gereserveerd voor {mei}")
+    page.goto(f"{site.base}/games/{gid}?lang=nl")
+    kept = page.locator("#seats li.seat1")
+    expect(kept).to_contain_text(f"gereserveerd voor {mei}")
+    # A guest is offered the open seat, not the kept one.
+    expect(page.locator("#seats li.seat0 button.take")).to_be_visible()
+    expect(kept.locator("button.take")).to_have_count(0)
+    ctx.close()

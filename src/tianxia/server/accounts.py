@@ -23,7 +23,7 @@ import time
 import unicodedata
 import uuid
 from collections import OrderedDict, deque
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
@@ -756,6 +756,19 @@ def export_of(store: Store, account_id: str) -> dict[str, Any]:
         "ratings": out_ratings,
         "exported": time.time(),
     }
+
+
+def account_names(store: Store, ids: Iterable[str]) -> dict[str, str]:
+    """These accounts' names by id (an id of no account any more is left out): the
+    names open seats are kept for."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    with store.read() as c:
+        found = c.execute(
+            sa.select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(wanted))
+        )
+        return {str(r.id): str(r.name) for r in found}
 
 
 def invite_targets(store: Store, names: Sequence[str]) -> dict[str, dict[str, Any] | None]:

@@ -36,6 +36,7 @@ from tianxia.server.accounts import (
     SCOPE_KEY,
     Accounts,
     SessionGuard,
+    account_names,
     account_routes,
     invite_targets,
     queue_invitations,
@@ -64,6 +65,7 @@ from tianxia.server.live import (
     Hub,
     LiveGame,
     Unloadable,
+    invited_ids,
     new_seed,
     row_summary,
 )
@@ -416,6 +418,10 @@ def create_app(
         except BaseException:
             per_minute.give_back(creator, cost)
             raise
+        if invited:
+            live.invited_names = await hub.storage.read(
+                account_names, hub.storage.store, invited.values()
+            )
         hub.lobby.changed()
         if invited:
             await hub.storage.run(queue_invitations, hub.storage.store, live.id, invited)
@@ -501,6 +507,13 @@ def create_app(
     ) -> list[dict[str, Any]]:
         st = hub.storage
         rows, seats = await st.read(st.store.lobby, status, player, limit, offset)
+        kept = [
+            a
+            for row in rows
+            if row["id"] not in hub.games
+            for a in invited_ids(seats.get(row["id"], []))
+        ]
+        invited = await st.read(account_names, st.store, kept) if kept else {}
         out = []
         for row in rows:
             mine = [s["seat"] for s in seats.get(row["id"], []) if player and s["player"] == player]
@@ -509,7 +522,7 @@ def create_app(
                 summary = live.summary()
             else:
                 try:
-                    summary = row_summary(hub, row, seats.get(row["id"], []))
+                    summary = row_summary(hub, row, seats.get(row["id"], []), invited)
                 except Unloadable:
                     try:
                         live = await hub.get(row["id"])
@@ -537,7 +550,8 @@ def create_app(
             if found is None:
                 raise HTTPException(404, "no such game")
             with contextlib.suppress(Unloadable):
-                return row_summary(hub, *found)
+                invited = await st.read(account_names, st.store, invited_ids(found[1]))
+                return row_summary(hub, *found, invited)
         return (await live_or_404(hub, game_id)).summary()
 
     @app.post("/api/games/{game_id}/join")

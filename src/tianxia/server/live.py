@@ -17,7 +17,7 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -217,6 +217,9 @@ class LiveGame:
         self.id = game_id
         self.row = row
         self.seats = seats
+        # The names of the accounts open seats are kept for (`seats.invited`), by id:
+        # the lobby and the table say whom a seat waits for.
+        self.invited_names: dict[str, str] = {}
         # A game stored under an older rules version plays on under the options that
         # keep its rules (`Game.options_of_version`), as the engine replays older saves.
         options = game_class(row["game"]).options_of_version(
@@ -280,6 +283,9 @@ class LiveGame:
             )
         seats = await st.run(st.store.seats, game_id)
         live = cls(hub, game_id, row, seats)
+        from tianxia.server.accounts import account_names  # accounts imports this module
+
+        live.invited_names = await st.read(account_names, st.store, invited_ids(seats))
         rows = await st.run(st.store.log, game_id)
         match = Match(live.game, seed=row["seed"])
         for r in rows:
@@ -445,6 +451,7 @@ class LiveGame:
                 "bot_playing": s["seat"] in self.takeover,
                 "account": s.get("account_id") is not None,
                 "present": s["seat"] in present,
+                "invited": kept_for(s, self.invited_names),
             }
             for i, s in enumerate(self.seats)
         ]
@@ -1372,8 +1379,26 @@ def seat_names(seats: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def row_summary(hub: Hub, row: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
-    """`LiveGame.summary` of a game not in memory, from its row and seats alone.
+def invited_ids(seats: Iterable[dict[str, Any]]) -> list[str]:
+    """The accounts these seats are kept for (open seats with `invited`)."""
+    return [str(s["invited"]) for s in seats if s["kind"] == "open" and s.get("invited")]
+
+
+def kept_for(seat: dict[str, Any], names: dict[str, str]) -> str | None:
+    """The name of the account an open seat is kept for, or None."""
+    if seat["kind"] != "open" or not seat.get("invited"):
+        return None
+    return names.get(str(seat["invited"]))
+
+
+def row_summary(
+    hub: Hub,
+    row: dict[str, Any],
+    seats: list[dict[str, Any]],
+    invited: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """`LiveGame.summary` of a game not in memory, from its row and seats alone (and the
+    names of the accounts its open seats are kept for, `account_names`).
 
     Raises:
         Unloadable: the row was written by a newer release, or by one before the row
@@ -1408,6 +1433,7 @@ def row_summary(hub: Hub, row: dict[str, Any], seats: list[dict[str, Any]]) -> d
                 "bot_playing": False,  # a bot stands in only while the game is in memory
                 "account": s.get("account_id") is not None,
                 "present": False,  # nobody's socket holds a game that is not in memory
+                "invited": kept_for(s, invited or {}),
             }
             for s, name in zip(seats, seat_names(seats), strict=True)
         ],

@@ -326,7 +326,8 @@ function seatText(s) {
     const letter = / bot ([A-Z])$/.exec(s.name || "");
     return letter ? t("{strength} bot {letter}", { strength, letter: letter[1] }) : `${t("bot")} (${strength})`;
   }
-  if (s.kind === "open") return t("open");
+  // A seat kept for an account (invited by name) is not open to anyone else.
+  if (s.kind === "open") return s.invited ? t("kept for {name}", { name: s.invited }) : t("open");
   // Who is at the table now (a window of theirs holds the seat): said in words.
   return s.present ? t("{name} (connected)", { name: s.name }) : s.name;
 }

@@ -792,7 +792,8 @@ function drawSeats(v, c) {
   const ul = $("seats");
   ul.replaceChildren(...v.seats.map((s) => {
     const li = el("li", { class: "seat seat" + s.seat }, swatch(s.seat), " " + s.name);
-    const kind = s.kind === "bot" || (s.bot_playing && !standingIn(v, s.seat)) ? t("bot") : s.kind === "open" ? t("open") : t("human");
+    const open = s.invited ? t("kept for {name}", { name: s.invited }) : t("open");
+    const kind = s.kind === "bot" || (s.bot_playing && !standingIn(v, s.seat)) ? t("bot") : s.kind === "open" ? open : t("human");
     li.append(el("span", { class: "tag", text: kind }));
     if (s.seat === c.key) li.append(el("span", { class: "tag you", text: t("you") }));
     if (standingIn(v, s.seat)) {
@@ -801,7 +802,9 @@ function drawSeats(v, c) {
         : t("A bot plays for {name} until they return.", { name: s.name });
       li.append(el("span", { class: "standin-words", text: words }));
     }
-    if (s.kind === "open") li.append(el("button", { class: "take", text: t("Take this seat"), onclick: async () => {
+    // A kept seat is the invited account's to take: a guest is not offered it (another
+    // account that tries is told by the server whom it is kept for).
+    if (s.kind === "open" && (!s.invited || Account.maybe())) li.append(el("button", { class: "take", text: t("Take this seat"), onclick: async () => {
       // Signed in, the seat takes the account's name: nothing to ask.
       const me = await Account.me();
       const name = me ? me.name : prompt(t("Your name"), Me.name() || "");
