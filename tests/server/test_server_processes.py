@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -16,6 +17,7 @@ pytest.importorskip("sqlalchemy")
 
 from serving import Server, reset_postgres
 from tianxia.core import Match
+from tianxia.server.fanout import APPLICATION
 from tianxia.server.storage import Conflict, Row, Store, migrate
 
 from .client import Player, create, join
@@ -154,7 +156,9 @@ def _caught_up(players: list[Player], seq: int, timeout: float = 10.0) -> None:
         while p.view["seq"] < seq:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"a view stayed at seq {p.view['seq']}, not {seq}")
+                raise AssertionError(
+                    f"view {players.index(p)} stayed at seq {p.view['seq']}, not {seq}"
+                )
             try:
                 p.recv(left)
             except TimeoutError:
@@ -223,3 +227,219 @@ def test_a_seat_joined_through_both_at_once_is_taken_once(pair: tuple[Server, Se
                     if s["seat"] == 0
                 ]
                 assert seat["kind"] == "human"
+
+
+def _reply(p: Player, action_id: str) -> dict[str, Any]:
+    while True:
+        msg = p.recv()
+        if msg["type"] == "error" and msg["code"] == "rate_limited":
+            raise AssertionError("a test client went over the rate limit")
+        if msg["type"] in ("accepted", "refused", "undone", "error") and msg.get("action_id") in (
+            action_id,
+            None,
+        ):
+            return msg
+
+
+def _windows(a: Server, b: Server) -> tuple[str, list[Player], list[Player]]:
+    """A two-seat game, each seat with a window on each process."""
+    g = create(a.base, "greatwall", 2, ["open", "open"])
+    secrets = [join(a.base, g["id"], 0, name="P1"), join(b.base, g["id"], 1, name="P2")]
+    on_a = [Player(a.base, g["id"], s) for s in secrets]
+    on_b = [Player(b.base, g["id"], s) for s in secrets]
+    return g["id"], on_a, on_b
+
+
+def _close(*players: Player) -> None:
+    for p in players:
+        p.close()
+
+
+def test_conflicting_actions_at_one_seq_through_both_one_is_accepted(
+    pair: tuple[Server, Server],
+) -> None:
+    """The seat to move acts at one seq through both processes at once, 500 times (over
+    as many games as that takes): exactly one of each pair is accepted, and every
+    window then shows the same game."""
+    a, b = pair
+    rng = random.Random(5)
+    trials = 0
+    while trials < 500:
+        _, on_a, on_b = _windows(a, b)
+        everyone = on_a + on_b
+        while trials < 500 and not on_a[0].view.get("terminal"):
+            seat = next(i for i, p in enumerate(on_a) if p.my_turn())
+            both = (on_a[seat], on_b[seat])
+            seq = both[0].view["seq"]
+            assert both[1].view["seq"] == seq
+            ids = [f"t{trials}a", f"t{trials}b"]
+            for p, aid in zip(both, ids, strict=True):
+                action = rng.choice(p.view["legal"])["action"]
+                p.send({"type": "act", "action_id": aid, "expected_seq": seq, "action": action})
+            replies = [_reply(p, aid) for p, aid in zip(both, ids, strict=True)]
+            accepted = [r for r in replies if r["type"] == "accepted"]
+            assert len(accepted) == 1, replies
+            (loser,) = [r for r in replies if r["type"] != "accepted"]
+            assert loser["type"] == "refused" and loser["code"] in ("stale", "conflict"), loser
+            trials += 1
+            _caught_up(everyone, accepted[0]["seq"])
+            top = max(p.view["seq"] for p in everyone)
+            _caught_up(everyone, top)
+            assert len({p.view["seq"] for p in everyone}) == 1
+        # A seat's two windows show it one game, and a finished one the log as stored.
+        for mine, other in zip(on_a, on_b, strict=True):
+            assert mine.events == other.events and mine.view["seq"] == other.view["seq"]
+        if on_a[0].view.get("terminal"):
+            log = httpx.get(f"{a.base}/api/games/{on_a[0].game_id}/log").json()["log"]
+            for p in everyone:
+                assert [e["action"] for e in p.events] == log
+        _close(*everyone)
+
+
+def test_an_undo_on_one_process_and_an_action_on_the_other_leave_a_loadable_log(
+    pg: str, pair: tuple[Server, Server], tmp_path: Path
+) -> None:
+    a, b = pair
+    game_id, on_a, on_b = _windows(a, b)
+    everyone = on_a + on_b
+    rng = random.Random(3)
+    races = 0
+    # Races while the game offers them, then on to its end (its log is public then).
+    while not on_a[0].view.get("terminal"):
+        seat = next(i for i, p in enumerate(on_a) if p.my_turn())
+        mover = on_a[seat]
+        if races < 8 and mover.view["undo"] and on_b[seat].view["undo"]:
+            seq = mover.view["seq"]
+            undo = {"type": "undo", "action_id": f"u{races}", "expected_seq": seq}
+            act = {
+                "type": "act",
+                "action_id": f"m{races}",
+                "expected_seq": seq,
+                "action": rng.choice(on_b[seat].view["legal"])["action"],
+            }
+            mover.send(undo)
+            on_b[seat].send(act)
+            replies = [_reply(mover, f"u{races}"), _reply(on_b[seat], f"m{races}")]
+            won = [r for r in replies if r["type"] in ("accepted", "undone")]
+            assert len(won) == 1, replies
+            races += 1
+        else:
+            reply = mover.act(rng.choice(mover.view["legal"])["action"])
+            assert reply["type"] == "accepted", reply
+            _caught_up(everyone, reply["seq"])
+            continue
+        # Whichever won, every window comes to one game (an undo lowers the seq: wait
+        # for the views to agree with the stored summary).
+        deadline = time.monotonic() + 10
+        while True:
+            stored = httpx.get(f"{a.base}/api/games/{game_id}").json()["seq"]
+            for p in everyone:
+                p.drain(0.02)
+            if all(p.view["seq"] == stored for p in everyone):
+                break
+            assert time.monotonic() < deadline, [p.view["seq"] for p in everyone]
+    assert races >= 4
+    log = httpx.get(f"{b.base}/api/games/{game_id}/log").json()
+    for p in everyone:
+        assert [e["action"] for e in p.events] == log["log"]
+    _close(*everyone)
+    # Both stopped; a new process loads the game from its log alone and plays on.
+    for srv in pair:
+        srv.stop()
+    (tmp_path / "c").mkdir()
+    fresh = Server(pg, tmp_path / "c", *NO_QUOTAS, forked=True)
+    fresh.start()
+    try:
+        again = httpx.get(f"{fresh.base}/api/games/{game_id}/log").json()
+        assert again["log"] == log["log"]
+        p = Player(fresh.base, game_id)
+        assert p.view["seq"] == len(log["log"])
+        p.close()
+    finally:
+        fresh.stop()
+
+
+def test_a_process_whose_copy_was_undone_elsewhere_loads_the_game_anew(
+    pair: tuple[Server, Server],
+) -> None:
+    """Undone through one process, acted on through the other at the seq undone: that
+    action is refused (its view was out of date), the other process's copy is loaded
+    anew, and its windows show the stored game and play on from it."""
+    a, b = pair
+    _, on_a, on_b = _windows(a, b)
+    rng = random.Random(9)
+    while True:
+        seat = next(i for i, p in enumerate(on_a) if p.my_turn())
+        if on_a[seat].view["undo"]:
+            break
+        on_a[seat].act(rng.choice(on_a[seat].view["legal"])["action"])
+        _caught_up(on_a + on_b, on_a[seat].view["seq"])
+    seq = on_a[seat].view["seq"]
+    _caught_up(on_b, seq)
+    on_a[seat].send({"type": "undo", "action_id": "back", "expected_seq": seq})
+    assert _reply(on_a[seat], "back")["type"] == "undone"
+    late = on_b[seat]
+    late.send(
+        {
+            "type": "act",
+            "action_id": "late",
+            "expected_seq": seq,
+            "action": late.view["legal"][0]["action"],
+        }
+    )
+    assert _reply(late, "late")["type"] == "refused"
+    deadline = time.monotonic() + 10
+    while not all(p.view["seq"] == seq - 1 for p in on_a + on_b):
+        assert time.monotonic() < deadline, [p.view["seq"] for p in on_a + on_b]
+        for p in on_a + on_b:
+            p.drain(0.02)
+    for mine, other in zip(on_a, on_b, strict=True):
+        assert mine.events == other.events
+    # The window on the process that reloaded plays on.
+    reply = late.act(rng.choice(late.view["legal"])["action"])
+    assert reply["type"] == "accepted" and reply["seq"] == seq, reply
+    _caught_up(on_a + on_b, seq)
+    _close(*on_a, *on_b)
+
+
+def test_a_listener_cut_off_catches_its_views_up(pg: str, pair: tuple[Server, Server]) -> None:
+    """The listeners' connections are ended by the database (pg_terminate_backend):
+    moves made meanwhile through one process reach the other's windows all the same."""
+    import sqlalchemy as sa
+
+    a, b = pair
+    _, on_a, on_b = _windows(a, b)
+    engine = sa.create_engine(pg)
+    try:
+        with engine.begin() as c:
+            cut = c.execute(
+                sa.text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE application_name = :name"
+                ),
+                {"name": APPLICATION},
+            ).scalar()
+        assert cut == 2
+        rng = random.Random(4)
+        for _ in range(6):
+            seat = next(i for i, p in enumerate(on_a) if p.my_turn())
+            reply = on_a[seat].act(rng.choice(on_a[seat].view["legal"])["action"])
+            assert reply["type"] == "accepted"
+            _caught_up(on_a + on_b, reply["seq"])
+        # Both listeners came back.
+        deadline = time.monotonic() + 10
+        while True:
+            with engine.begin() as c:
+                back = c.execute(
+                    sa.text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :n"),
+                    {"n": APPLICATION},
+                ).scalar()
+            if back == 2:
+                break
+            assert time.monotonic() < deadline, back
+            time.sleep(0.1)
+    finally:
+        engine.dispose()
+    for mine, other in zip(on_a, on_b, strict=True):
+        assert mine.events == other.events
+    _close(*on_a, *on_b)

@@ -97,14 +97,12 @@ class Fanout:
                 async with live.lock:
                     if live.evicted:
                         return
-                    version = live.version
                     try:
                         now = await live.sync()
                     except Exception:
                         log.exception("game %s: could not catch up with the database", game_id)
                         return
-                    if now is live and live.version != version:
-                        live.broadcast()
+                    if now is live:
                         live.kick()
                 if game_id not in self._again:
                     return

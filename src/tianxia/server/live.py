@@ -940,7 +940,8 @@ class LiveGame:
         checked, and the seats and the game's row taken as stored. A log that no longer
         runs through the state held (an undo elsewhere, and another move at its seq)
         is not patched: the game is loaded anew and replaces this copy in the hub, its
-        viewers moved over (`Hub.reload`). Returns the game as the hub now holds it."""
+        viewers moved over (`Hub.reload`). Viewers are owed a view when anything
+        changed. Returns the game as the hub now holds it."""
         st = self.hub.storage
         found = await st.run(st.store.catch_up, self.id, self.table.seq)
         if found is None:
@@ -963,8 +964,10 @@ class LiveGame:
             self.rating_changes = _changes_of(row)
             changed = True
         if changed:
-            self.version += 1
             self._seat_rows = None
+            # Whoever learns of the change (a refused commit, a notification), the
+            # viewers here are owed the game as stored.
+            self.broadcast()
         return self
 
     def _replay(self, rows: list[Row]) -> bool:
@@ -1602,6 +1605,10 @@ class Hub:
         """Load a game anew from the database in place of `old` (whose log another
         process rewrote below its seq): `old` leaves the hub, its bots and clock stop,
         and its viewers are moved to the new copy and sent its view from the start."""
+        held = self.games.get(old.id)
+        if held is not None and held is not old:
+            # Replaced already (a request waited on the old copy's lock meanwhile).
+            return held
         new = await LiveGame.load(self, old.id)
         if new is None:
             return old
