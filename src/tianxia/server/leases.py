@@ -295,9 +295,17 @@ async def catch_up(live: LiveGame) -> LiveGame:
     (`LiveGame.sync`, which reads what other processes committed); returns the game as
     the hub now holds it (a sync may load it anew)."""
     sync = getattr(live, "sync", None)
-    if sync is not None:
+    if sync is None:
+        return live
+    async with live.lock:
+        if live.evicted:
+            return live.hub.games.get(live.id, live)
+        version = live.version
         try:
-            await sync()
+            now: LiveGame = await sync()
         except Exception as e:
             log.warning("game %s: could not catch up with the database: %s", live.id, e)
-    return live.hub.games.get(live.id, live)
+            return live
+        if now is live and live.version != version:
+            live.broadcast()
+    return now
