@@ -47,13 +47,18 @@ function connect(key, secret, byAccount) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const c = { key, secret, ws: null, view: null, seq: 0, tries: 0, queue: [], shownAt: 0, timer: null, busy: null };
   conns.set(key, c);
+  // A hello again on the open socket is a word from the seat: a stand-in playing it
+  // steps aside (docs/server.md, "Clocks").
+  c.greet = () => {
+    const hello = { type: "hello", last_seq: c.seq, board: true, lang: window.LANG || document.documentElement.lang, player: Me.player() };
+    if (secret) hello.secret = secret; else if (byAccount) hello.seat = key; else hello.spectator = true;
+    c.ws.send(JSON.stringify(hello));
+  };
   const open = () => {
     c.ws = new WebSocket(`${proto}://${location.host}/ws/games/${gameId}`);
     c.ws.onopen = () => {
       c.tries = 0;
-      const hello = { type: "hello", last_seq: c.seq, board: true, lang: window.LANG || document.documentElement.lang, player: Me.player() };
-      if (secret) hello.secret = secret; else if (byAccount) hello.seat = key; else hello.spectator = true;
-      c.ws.send(JSON.stringify(hello));
+      c.greet();
     };
     c.ws.onmessage = (ev) => receive(c, JSON.parse(ev.data));
     c.ws.onclose = (ev) => {
@@ -801,6 +806,11 @@ function drawSeats(v, c) {
         ? t("{name}'s time ran out: this turn is skipped.", { name: s.name })
         : t("A bot plays for {name} until they return.", { name: s.name });
       li.append(el("span", { class: "standin-words", text: words }));
+      // The player is here, watching a bot play for them: one press takes the seat back
+      // (their bank whole again), as a move or a chat line of theirs would.
+      if (s.seat === c.key && v.status === "running" && !v.terminal && c.ws && c.ws.readyState === WebSocket.OPEN) {
+        li.append(el("button", { class: "take-back", id: "take-back", text: t("I am back: let me play"), onclick: () => c.greet() }));
+      }
     }
     // A kept seat is the invited account's to take: a guest is not offered it (another
     // account that tries is told by the server whom it is kept for).
