@@ -443,3 +443,39 @@ def test_a_listener_cut_off_catches_its_views_up(pg: str, pair: tuple[Server, Se
     for mine, other in zip(on_a, on_b, strict=True):
         assert mine.events == other.events
     _close(*on_a, *on_b)
+
+
+def test_a_rematch_asked_through_both_at_once_is_one_game(
+    pg: str, pair: tuple[Server, Server]
+) -> None:
+    import sqlalchemy as sa
+
+    a, b = pair
+    game_id, on_a, on_b = _windows(a, b)
+    rng = random.Random(2)
+    while not on_a[0].view.get("terminal"):
+        seat = next(i for i, p in enumerate(on_a) if p.my_turn())
+        reply = on_a[seat].act(rng.choice(on_a[seat].view["legal"])["action"])
+        assert reply["type"] == "accepted", reply
+        _caught_up(on_a + on_b, reply["seq"])
+    secrets = [p.secret for p in on_a]
+    _close(*on_a, *on_b)
+
+    def ask(base: str, secret: str | None) -> str:
+        r = httpx.post(f"{base}/api/games/{game_id}/rematch", json={"secret": secret}, timeout=30)
+        r.raise_for_status()
+        return str(r.json()["game"])
+
+    with ThreadPoolExecutor(2) as pool:
+        made = set(pool.map(ask, (a.base, b.base), secrets))
+    assert len(made) == 1
+    (rematch,) = made
+    assert {ask(a.base, secrets[1]), ask(b.base, secrets[0])} == made
+    engine = sa.create_engine(pg)
+    try:
+        with engine.begin() as c:
+            count = c.execute(sa.text("SELECT count(*) FROM games")).scalar()
+    finally:
+        engine.dispose()
+    assert count == 2  # the game and its one rematch; a second one made at once is gone
+    assert httpx.get(f"{a.base}/api/games/{rematch}").json()["status"] == "open"

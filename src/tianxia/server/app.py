@@ -734,7 +734,19 @@ def create_app(
                     hub,
                     client_of(request),
                 )
-                live.rematch = str(created["id"])
+                made = str(created["id"])
+                live.rematch = await hub.storage.run(hub.storage.store.set_rematch, game_id, made)
+                if live.rematch != made:
+                    # Asked through another process at the same instant: its game is the
+                    # rematch, and this one, seen by nobody, goes.
+                    lost = hub.games.pop(made, None)
+                    if lost is not None:
+                        lost.evicted = True
+                        for task in (lost.bot_task, lost.clock_task):
+                            if task is not None:
+                                task.cancel()
+                    await hub.storage.run(hub.storage.store.forget_game, made)
+                    hub.lobby.changed()
                 live.broadcast()
         return {"game": live.rematch}
 
@@ -936,6 +948,9 @@ def create_app(
                     continue
                 if session is not None:
                     accounts.touch(hub, session)
+                # The game was loaded anew in this process (another rewrote its log):
+                # this connection was moved to the new copy (`Hub.reload`).
+                live = hub.current(live)
                 try:
                     await _handle(live, conn, text)
                 except Evicted:
@@ -958,7 +973,7 @@ def create_app(
                 raise
             log.info("game %s: a connection the heartbeat closed was being answered", live.id)
         finally:
-            live.detach(conn)
+            hub.current(live).detach(conn)
 
     async def _handle(live: LiveGame, conn: Connection, text: str) -> None:
         try:

@@ -236,7 +236,7 @@ class LiveGame:
         self.replies: dict[int, OrderedDict[str, dict[str, Any]]] = {}
         self.chat: list[dict[str, Any]] = []
         # The game that follows this one when its players asked for a rematch.
-        self.rematch: str | None = None
+        self.rematch: str | None = row.get("rematch")
         # Each rated seat's rating before and after this game, once it is rated (kept
         # with the game's row, so the end-of-game summary shows it after a restart).
         self.rating_changes: list[dict[str, Any]] | None = _changes_of(row)
@@ -962,6 +962,7 @@ class LiveGame:
         if self.row != row:
             self.row.update(row)
             self.rating_changes = _changes_of(row)
+            self.rematch = row.get("rematch") or self.rematch
             changed = True
         if changed:
             self._seat_rows = None

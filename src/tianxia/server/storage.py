@@ -68,6 +68,8 @@ games = sa.Table(
     sa.Column("scores", sa.Text, nullable=True),
     # Each rated seat's rating before and after the game (JSON), once it is rated.
     sa.Column("rating_changes", sa.Text, nullable=True),
+    # The game its players play next, once one of them asked (one per game).
+    sa.Column("rematch", sa.String(32), nullable=True),
 )
 sa.Index("ix_games_creator_status", games.c.creator, games.c.status)
 sa.Index("ix_games_status_created", games.c.status, games.c.created)
@@ -524,6 +526,7 @@ def new_game_rows(
         "to_move": None,
         "scores": None,
         "rating_changes": None,
+        "rematch": None,
     }
     seat_rows = [
         {
@@ -760,6 +763,31 @@ class Store:
                 )
             self.notify(c, [(game_id, -1)])
         return True
+
+    def set_rematch(self, game_id: str, rematch: str) -> str:
+        """Make `rematch` the game's rematch unless it has one (asked through another
+        process at the same time): returns the one it has now."""
+        with self.write() as c:
+            if self.shared:
+                self._lock_games(c, [game_id])
+            done = c.execute(
+                games.update()
+                .where(games.c.id == game_id, games.c.rematch.is_(None))
+                .values(rematch=rematch)
+            )
+            if not done.rowcount:
+                found = c.execute(sa.select(games.c.rematch).where(games.c.id == game_id))
+                return str(found.scalar_one())
+            self.notify(c, [(game_id, -1)])
+            return rematch
+
+    def forget_game(self, game_id: str) -> None:
+        """Delete a game nobody has seen (a rematch made twice at once: the one that
+        lost), its seats and its log."""
+        with self.write() as c:
+            c.execute(actions.delete().where(actions.c.game_id == game_id))
+            c.execute(seats.delete().where(seats.c.game_id == game_id))
+            c.execute(games.delete().where(games.c.id == game_id))
 
     def set_clocks(
         self, game_id: str, clocks: dict[int, dict[str, Any]], values: dict[str, Any]
