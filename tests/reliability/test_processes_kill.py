@@ -64,6 +64,7 @@ class Seat:
         self.ws: ClientConnection | None = None
         self.view: dict[str, Any] = {}
         self.closes: list[int | None] = []
+        self.reasons: list[str | None] = []
         self.shown: list[dict[str, Any]] = []
         # action id -> seq, as acknowledged
         self.acked: dict[str, int] = {}
@@ -92,6 +93,7 @@ class Seat:
     def _drop(self) -> None:
         if self.ws is not None:
             self.closes.append(self.ws.close_code)
+            self.reasons.append(self.ws.close_reason)
             self.ws.close()
             self.ws = None
 
@@ -347,9 +349,51 @@ def test_a_rolling_restart_during_play_shows_players_only_reconnections(
             seat.refresh()
         _check(pg, seats, games)
         closes = [c for s in seats for c in s.closes]
+        reasons = [r for s in seats for r in s.reasons]
         # Each page's socket on a restarted process was closed with 1012, none otherwise.
         assert closes and set(closes) == {1012}, closes
+        assert set(reasons) == {"restarting: reconnect"}, reasons
         assert not [m for s in seats for m in s.shown], "an error was shown to a player"
     finally:
         for seat in seats:
             seat.close()
+
+
+def test_a_lost_lease_connection_stops_and_takes_its_leases_anew(cluster: Cluster, pg: str) -> None:
+    """The leases' connection of every process cut (`pg_terminate_backend`): their locks
+    free, each process notices, connects again and takes the games anew; the bots' games
+    go on within the stated time and no move is written twice."""
+    import sqlalchemy as sa
+
+    games = [_game(cluster.base, ["bot:random", "bot:random"]) for _ in range(3)]
+    time.sleep(0.5)
+    with _engine(pg).connect() as c:
+        cut = c.execute(
+            sa.text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name = 'tianxia-leases'"
+            )
+        ).scalar_one()
+    assert cut == PROCESSES
+    before = {g: _seq(pg, g) for g in games}
+    cut_at = time.monotonic()
+    for game_id in games:
+        while _seq(pg, game_id) == before[game_id] and _status(pg, game_id) == "running":
+            assert time.monotonic() - cut_at < BOUND, "the bots did not go on in time"
+            time.sleep(0.05)
+    # Each process holds its leases on a new connection.
+    deadline = time.monotonic() + BOUND
+    while True:
+        with _engine(pg).connect() as c:
+            back = c.execute(
+                sa.text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'tianxia-leases'"
+                )
+            ).scalar_one()
+        if back == PROCESSES:
+            break
+        assert time.monotonic() < deadline, "the leases' connections did not come back"
+        time.sleep(0.1)
+    for game_id in games:
+        log = _stored(pg, game_id)
+        assert [s for s, _ in log] == list(range(1, len(log) + 1))

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tianxia.server")
 
+# The leases' connection as `pg_stat_activity` names it.
+APPLICATION = "tianxia-leases"
 # Seconds between sweeps, and the leases one sweep takes at most (each loads a game).
 SWEEP = 2.0
 PER_SWEEP = 64
@@ -97,7 +99,7 @@ class Leases:
             assert self.address is not None  # SQLite asks nothing
 
             self.conn = await psycopg.AsyncConnection.connect(
-                self.address, autocommit=True, connect_timeout=5
+                self.address, autocommit=True, connect_timeout=5, application_name=APPLICATION
             )
         return self.conn
 
