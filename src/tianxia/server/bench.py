@@ -561,11 +561,18 @@ class _LockSampler:
         self.interval = interval
         self.waited = 0.0
         self.samples = 0
+        self.failed: str | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
+        try:
+            self._sample()
+        except Exception as e:  # the database went away: the run itself will say so
+            self.failed = str(e).splitlines()[0]
+
+    def _sample(self) -> None:
         query = (
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
             "AND wait_event_type = 'Lock' AND wait_event = 'advisory'"
