@@ -688,6 +688,8 @@ def _run_cluster(
     row["client_cpu_ms_per_action"] = round(1000 * mine / done, 3)
     row["lock_wait_ms_per_action"] = round(1000 * waited / done, 4)
     row["lock_wait_samples"] = sampler.samples
+    if sampler.failed is not None:
+        row["lock_wait_error"] = sampler.failed
     return row
 
 
