@@ -81,7 +81,7 @@ def test_an_append_built_before_an_undo_elsewhere_is_a_conflict(
     with pytest.raises(Conflict):
         a.undo("g", 2)
     assert [r.seq for r in a.log("g")] == [1]
-    assert a.game("g")["seq"] == 1  # type: ignore[index]
+    assert a.game("g")["seq"] == 1
     a.append("g", [_row(2, "a2", "other")], {"seq": 2})
     assert [(r.seq, r.client_id) for r in b.log("g")] == [(1, "a1"), (2, "a2")]
 
@@ -100,7 +100,7 @@ def test_a_stale_game_in_a_batch_is_refused_alone(two: tuple[Store, Store]) -> N
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], Conflict)
     assert [r.client_id for r in b.log("g1")] == ["b1"]
-    assert b.game("g2")["status"] == "finished"  # type: ignore[index]
+    assert b.game("g2")["status"] == "finished"
     assert a.locks >= 3 and a.lock_wait >= 0.0
 
 
@@ -179,6 +179,7 @@ def test_every_title_played_to_its_end_with_clients_spread_over_two_processes(
     secrets = [join((a, b)[s % 2].base, g["id"], s, name=f"P{s + 1}") for s in range(players)]
     clients = [Player((b, a)[s % 2].base, g["id"], secret) for s, secret in enumerate(secrets)]
     watchers = [Player(a.base, g["id"]), Player(b.base, g["id"])]
+    _running(clients + watchers)
     seen: list[list[int]] = [[] for _ in clients + watchers]
     rng = random.Random(11)
     moves = 0
@@ -247,7 +248,18 @@ def _windows(a: Server, b: Server) -> tuple[str, list[Player], list[Player]]:
     secrets = [join(a.base, g["id"], 0, name="P1"), join(b.base, g["id"], 1, name="P2")]
     on_a = [Player(a.base, g["id"], s) for s in secrets]
     on_b = [Player(b.base, g["id"], s) for s in secrets]
+    _running(on_a + on_b)
     return g["id"], on_a, on_b
+
+
+def _running(players: list[Player]) -> None:
+    """Every window shows the game started: the seats joined through the other process
+    reach it by that process's notification."""
+    deadline = time.monotonic() + 10
+    while any(p.view["status"] != "running" for p in players):
+        assert time.monotonic() < deadline, [p.view["status"] for p in players]
+        for p in players:
+            p.drain(0.02)
 
 
 def _close(*players: Player) -> None:
