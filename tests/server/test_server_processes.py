@@ -81,7 +81,8 @@ def test_an_append_built_before_an_undo_elsewhere_is_a_conflict(
     with pytest.raises(Conflict):
         a.undo("g", 2)
     assert [r.seq for r in a.log("g")] == [1]
-    assert a.game("g")["seq"] == 1
+    row = a.game("g")
+    assert row is not None and row["seq"] == 1
     a.append("g", [_row(2, "a2", "other")], {"seq": 2})
     assert [(r.seq, r.client_id) for r in b.log("g")] == [(1, "a1"), (2, "a2")]
 
@@ -100,7 +101,8 @@ def test_a_stale_game_in_a_batch_is_refused_alone(two: tuple[Store, Store]) -> N
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], Conflict)
     assert [r.client_id for r in b.log("g1")] == ["b1"]
-    assert b.game("g2")["status"] == "finished"
+    row = b.game("g2")
+    assert row is not None and row["status"] == "finished"
     assert a.locks >= 3 and a.lock_wait >= 0.0
 
 
@@ -491,3 +493,24 @@ def test_a_rematch_asked_through_both_at_once_is_one_game(
         engine.dispose()
     assert count == 2  # the game and its one rematch; a second one made at once is gone
     assert httpx.get(f"{a.base}/api/games/{rematch}").json()["status"] == "open"
+
+
+def test_an_open_game_expired_by_one_process_closes_its_viewers_on_the_other(
+    pg: str, pair: tuple[Server, Server]
+) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    a, b = pair
+    gid = create(a.base, "greatwall", 2, ["open", "open"])["id"]
+    watcher = Player(b.base, gid)
+    store = Store(pg)
+    try:
+        # As the expiry sweep of a process does, with every open game old enough.
+        assert store.expire_open(time.time() + 60) == [gid]
+    finally:
+        store.close()
+    with pytest.raises(ConnectionClosed):
+        while True:
+            watcher.recv(10)
+    assert httpx.get(f"{b.base}/api/games/{gid}").status_code == 404
+    watcher.close()

@@ -102,7 +102,7 @@ class Fanout:
                     except Exception:
                         log.exception("game %s: could not catch up with the database", game_id)
                         return
-                    if now is live:
+                    if now is live and not live.evicted:
                         live.kick()
                 if game_id not in self._again:
                     return

@@ -945,6 +945,14 @@ class LiveGame:
         st = self.hub.storage
         found = await st.run(st.store.catch_up, self.id, self.table.seq)
         if found is None:
+            # Deleted through another process (an open game nobody joined, expired):
+            # it leaves memory here too, and its viewers are closed, as there.
+            self.evicted = True
+            if self.hub.games.get(self.id) is self:
+                del self.hub.games[self.id]
+            for conn in list(self.conns):
+                self.detach(conn)
+                await conn.close()
             return self
         row, seat_rows, rows = found
         before = self.table.seq

@@ -1142,6 +1142,7 @@ class Store:
                 c.execute(actions.delete().where(actions.c.game_id.in_(ids)))
                 c.execute(seats.delete().where(seats.c.game_id.in_(ids)))
                 c.execute(games.delete().where(games.c.id.in_(ids)))
+                self.notify(c, [(game_id, -1) for game_id in ids])
             return ids
 
     def undo(self, game_id: str, seq: int) -> None:
