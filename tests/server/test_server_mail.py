@@ -648,3 +648,44 @@ def test_a_timeout_mail_says_the_games_policy() -> None:
         notice = Notice("timeout", "g", title, f"{SITE}/games/g", ["Bert"], policy=policy)
         subject, body = compose("de", "Anne", [notice], "U", "S")
         assert words in body and "abgelaufen" in subject
+
+
+@pytest.mark.parametrize("url", ["postgresql"], indirect=True)
+def test_senders_of_several_processes_never_claim_one_row_twice(url: str) -> None:
+    """Two senders (two processes' stores on one database) claiming at once, over and
+    over: every due row is claimed by exactly one of them."""
+    from tianxia.server.mail import claim, queue
+    from tianxia.server.storage import Store, migrate
+
+    migrate(url)
+    stores = [Store(url), Store(url)]
+    try:
+        now = time.time()
+        for i in range(300):
+            queue(
+                stores[0],
+                f"test:{i}",
+                "verify",
+                address="a@example.org",
+                subject="s",
+                body="b",
+                now=now,
+            )
+        got: list[list[int]] = [[], []]
+        start = threading.Barrier(2)
+
+        def sender(k: int) -> None:
+            start.wait()
+            while rows := claim(stores[k], f"sender-{k}", now + 1, 60.0, limit=7):
+                got[k].extend(r["id"] for r in rows)
+
+        threads = [threading.Thread(target=sender, args=(k,)) for k in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(got[0] + got[1]) == sorted(set(got[0] + got[1])), "a row claimed twice"
+        assert len(got[0]) + len(got[1]) == 300
+    finally:
+        for s in stores:
+            s.close()

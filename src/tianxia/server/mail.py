@@ -358,6 +358,10 @@ def claim(
                 )
                 .order_by(outbox.c.send_after, outbox.c.id)
                 .limit(limit)
+                # Several processes' senders on PostgreSQL: a row another sender is
+                # claiming in this instant is passed over, not claimed twice (SQLite's
+                # one process has one sender, and its write transactions run one by one).
+                .with_for_update(skip_locked=True)
             ).mappings()
         ]
         if rows:
