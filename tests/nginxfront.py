@@ -84,9 +84,11 @@ def cluster_site_for(upstream_ports: Sequence[int], port: int) -> str:
     """The shipped cluster site file with one upstream line per test server, listening
     on loopback only."""
     text = CLUSTER_SITE.read_text()
-    servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+;\n", text, flags=re.M)
+    servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+[^;\n]*;\n", text, flags=re.M)
     assert len(servers) >= 2, "deploy/nginx/tianxia-cluster.conf: no upstream lines"
-    text = text.replace(servers[0], "".join(f"    server 127.0.0.1:{p};\n" for p in upstream_ports))
+    # Each test server's line as the shipped file's first one, its parameters kept.
+    ours = "".join(re.sub(r":\d+", f":{p}", servers[0], count=1) for p in upstream_ports)
+    text = text.replace(servers[0], ours)
     for line in servers[1:]:
         text = text.replace(line, "", 1)
     for pattern, new in (

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,6 +38,8 @@ def test_the_cluster_configuration_validates() -> None:
         assert "syntax is ok" in verdict.stderr and "test is successful" in verdict.stderr
         site = (proxy.folder / "tianxia.conf").read_text()
         assert site.count("server 127.0.0.1:") == 4 and "hash $tianxia_game consistent" in site
+        # A process found down is tried again soon: a restarted one is back in 2 s.
+        assert site.count("max_fails=1 fail_timeout=2s;") == 4
     finally:
         proxy.stop()
 
@@ -152,6 +155,16 @@ def test_a_killed_process_s_game_goes_on_at_a_live_one(cluster: Cluster) -> None
     # A page and the lobby still answer.
     assert httpx.get(f"{base}/games/{gid}?lang=en", timeout=30).status_code == 200
     assert httpx.get(f"{base}/api/games", timeout=30).status_code == 200
+    # Started again on its port, the process gets its games back once nginx tries it
+    # again (2 s after it was found down), and serves them at their stored seq.
+    cluster.servers[holder].start()
+    # (nginx's default of 10 s out would not be over within these 5 s.)
+    deadline = time.monotonic() + 5
+    while cluster.holder(gid) != holder:
+        assert time.monotonic() < deadline, "the restarted process did not get its game back"
+        time.sleep(0.2)
+    back = httpx.get(f"{base}/api/games/{gid}", timeout=30).json()
+    assert back["seq"] == last
 
 
 def test_the_bench_measures_processes_behind_nginx(postgres: str | None) -> None:

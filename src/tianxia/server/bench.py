@@ -403,10 +403,12 @@ def cluster_site(ports: list[int], port: int) -> str:
     loopback; the connections per address are not capped (the bench's clients all come
     from one address)."""
     text = CLUSTER_SITE.read_text()
-    lines = re.findall(r"^\s*server 127\.0\.0\.1:\d+;\n", text, flags=re.M)
+    lines = re.findall(r"^\s*server 127\.0\.0\.1:\d+[^;\n]*;\n", text, flags=re.M)
     if not lines:
         raise RuntimeError(f"{CLUSTER_SITE}: no upstream server lines")
-    text = text.replace(lines[0], "".join(f"    server 127.0.0.1:{p};\n" for p in ports), 1)
+    # Each process's line as the shipped file's first one, its parameters kept.
+    ours = "".join(re.sub(r":\d+", f":{p}", lines[0], count=1) for p in ports)
+    text = text.replace(lines[0], ours, 1)
     for line in lines[1:]:
         text = text.replace(line, "", 1)
     for pattern, new in (
