@@ -514,3 +514,40 @@ def test_an_open_game_expired_by_one_process_closes_its_viewers_on_the_other(
             watcher.recv(10)
     assert httpx.get(f"{b.base}/api/games/{gid}").status_code == 404
     watcher.close()
+
+
+def test_a_process_that_only_created_a_game_lets_it_go_rather_than_replay_it(
+    pg: str, tmp_path: Path
+) -> None:
+    """The lobby's requests go to any process: the one that created a game holds it,
+    unused, while its players play through another. Told of their moves, it lets the
+    game leave memory (loaded as stored when next asked for) instead of replaying each."""
+    servers = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        hooks = {"TIANXIA_TEST_HOOKS": "1", "TIANXIA_TEST_GRACE": "0.2"}
+        servers.append(Server(pg, tmp_path / name, *NO_QUOTAS, env=hooks, forked=True))
+    try:
+        for srv in servers:
+            srv.start()
+        a, b = servers
+        g = create(a.base, "greatwall", 2, ["open", "open"])["id"]
+        assert g in httpx.get(f"{a.base}/api/test/memory").json()["games"]
+        time.sleep(0.3)  # past the grace a game just asked for keeps
+        clients = [Player(b.base, g, join(b.base, g, s, name=f"P{s + 1}")) for s in (0, 1)]
+        _running(clients)
+        mover = next(p for p in clients if p.my_turn())
+        reply = mover.act(mover.view["legal"][0]["action"])
+        assert reply["type"] == "accepted", reply
+        deadline = time.monotonic() + 10
+        while g in httpx.get(f"{a.base}/api/test/memory").json()["games"]:
+            assert time.monotonic() < deadline, "the creating process still holds the game"
+            time.sleep(0.05)
+        # Asked again, it is loaded as stored, the move included.
+        stored = httpx.get(f"{b.base}/api/games/{g}").json()["seq"]
+        assert stored >= reply["seq"]
+        assert httpx.get(f"{a.base}/api/test/games/{g}").json()["seq"] == stored
+        _close(*clients)
+    finally:
+        for srv in servers:
+            srv.stop()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -76,8 +77,18 @@ class Fanout:
 
     # --- catching up -----------------------------------------------------------------
     def catch_up(self, game_id: str) -> None:
-        """Bring a game this process holds up to the database, soon, once at a time."""
-        if game_id not in self.hub.games:
+        """Bring a game this process holds up to the database, soon, once at a time; a
+        game nobody here uses (no viewer, no bot or clock of this process's lease at
+        work) leaves memory instead, to be loaded as stored when next asked for: a
+        process that only created a game (the lobby's requests go to any process) would
+        otherwise replay every move other processes make in it."""
+        live = self.hub.games.get(game_id)
+        if live is None:
+            return
+        recent = time.monotonic() - live.used < self.hub.grace  # its asker may be about to act
+        if live.idle() and not recent and not self.hub.leases.holds(game_id):
+            self.hub.games.pop(game_id)
+            live.evicted = True
             return
         if game_id in self._running:
             self._again.add(game_id)
