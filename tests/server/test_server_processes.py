@@ -167,7 +167,7 @@ def _caught_up(players: list[Player], seq: int, timeout: float = 10.0) -> None:
                 continue
 
 
-SPREAD = [("china", 3), ("greatwall", 2), ("emperor", 3), ("silkroad", 2)]
+SPREAD = [("china", 3), ("greatwall", 2), ("emperor", 3), ("silkroad", 2), ("mandarin", 2)]
 
 
 @pytest.mark.parametrize(("game", "players"), SPREAD, ids=[t[0] for t in SPREAD])
