@@ -15,7 +15,7 @@ pytest.importorskip("openskill")
 import httpx
 from playwright.sync_api import Browser, expect
 
-from server.client import Player, create, join, play_to_the_end
+from server.client import Player, create, play_to_the_end
 from serving import Server
 
 
@@ -24,7 +24,11 @@ def test_a_rated_summary_fits_a_phone_without_scrolling_sideways(
     site: Server, browser: Browser
 ) -> None:
     g = create(site.base, "silkroad", 2, ["open", "bot:easy"])
-    secret = join(site.base, g["id"], 0, player="anna-phone", name="Anna")
+    # Ratings are accounts': Anna plays signed in.
+    with httpx.Client(base_url=site.base, timeout=60) as anna:
+        r = anna.post("/api/accounts", json={"name": "Anna", "password": "correct horse battery"})
+        anna.headers["X-CSRF-Token"] = r.json()["csrf"]
+        secret = str(anna.post(f"/api/games/{g['id']}/join", json={"seat": 0}).json()["secret"])
     play_to_the_end([Player(site.base, g["id"], secret)], random.Random(3))
     for _ in range(100):
         if httpx.get(f"{site.base}/api/games/{g['id']}").json()["rating_changes"]:
