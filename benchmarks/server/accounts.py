@@ -98,9 +98,8 @@ async def _measure(base: str, seconds: float, flood: int) -> dict[str, Any]:
         httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http,
         httpx.AsyncClient(base_url=base, timeout=60) as browser,
     ):
-        # The page loads' browser: a session of its own (signing in again on one browser
-        # replaces its session).
-        r = await browser.post("/api/session", json={"name": "Bench", "password": PASSWORD})
+        # The page loads' browser: a session of its own, of an account of its own.
+        r = await browser.post("/api/session", json={"name": "Reader", "password": PASSWORD})
         r.raise_for_status()
 
         async def signing(every: float, record: bool, address: str) -> None:
@@ -156,12 +155,15 @@ def run(games: int, offered: float, seconds: float, flood: int) -> dict[str, Any
     with tempfile.TemporaryDirectory(prefix="tianxia-accounts-") as tmp:
         server = _Serve(Path(tmp))
         try:
-            r = httpx.post(
-                f"{server.base}/api/accounts",
-                json={"name": "Bench", "password": PASSWORD},
-                timeout=60,
-            )
-            r.raise_for_status()
+            # Two accounts: the sign-ins' ("Bench") and the page loads' ("Reader"), whose
+            # session the sign-ins' must not push out (an account keeps its 50 newest).
+            for account in ("Bench", "Reader"):
+                r = httpx.post(
+                    f"{server.base}/api/accounts",
+                    json={"name": account, "password": PASSWORD},
+                    timeout=60,
+                )
+                r.raise_for_status()
             for name, crowd in (("quiet", 0), ("flood", flood)):
                 results: Any = multiprocessing.get_context("spawn").Queue()
                 # The load's own set-up (creating and joining its games) comes first.
