@@ -244,23 +244,11 @@ def _queue(
     subject: str | None = None,
     body: str | None = None,
 ) -> None:
-    """Queue a mail unless one of this key is queued or sent (the same news goes once)."""
-    if c.execute(sa.select(outbox.c.id).where(outbox.c.key == key)).first() is not None:
-        return
-    c.execute(
-        outbox.insert().values(
-            key=key,
-            kind=kind,
-            account_id=account_id,
-            game_id=game_id,
-            address=address,
-            subject=subject,
-            body=body,
-            created=now,
-            send_after=now,
-            attempts=0,
-        )
-    )
+    """Queue a mail unless one of this key is queued or sent (the same news goes once),
+    in the transaction of `c`, as the mail's own queue does."""
+    from tianxia.server.mail import queue_in
+
+    queue_in(c, key, kind, account_id, game_id, address, subject, body, now, now)
 
 
 @dataclass(frozen=True)

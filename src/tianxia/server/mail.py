@@ -148,9 +148,9 @@ class MailConfig:
 # --- the outbox -------------------------------------------------------------------------
 
 
-def _insert_ignoring_key(store: Store) -> Any:
+def _insert_ignoring_key(c: sa.Connection) -> Any:
     """An insert into the outbox that does nothing where the key is queued already."""
-    if store.engine.dialect.name == "postgresql":
+    if c.dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 
         return pg_insert(outbox).on_conflict_do_nothing(index_elements=["key"])
@@ -176,9 +176,8 @@ def queue(
     and `body` is sent as it is; the others are rendered when they are sent."""
     now = time.time() if now is None else now
     with store.write() as c:
-        return _queue(
+        return queue_in(
             c,
-            store,
             key,
             kind,
             account_id,
@@ -191,9 +190,8 @@ def queue(
         )
 
 
-def _queue(
+def queue_in(
     c: sa.Connection,
-    store: Store,
     key: str,
     kind: str,
     account_id: str | None,
@@ -204,8 +202,9 @@ def _queue(
     send_after: float,
     now: float,
 ) -> bool:
+    """`queue` in the transaction of `c` (with other writes that must go with it)."""
     done = c.execute(
-        _insert_ignoring_key(store).values(
+        _insert_ignoring_key(c).values(
             key=key,
             kind=kind,
             account_id=account_id,
@@ -272,9 +271,8 @@ def queue_news(
             send_after = now + config.delay if kind in ("turn", "timeout") else now
             if settings.get("digest") is True:
                 day, send_after = digest_due(now, config.digest)
-                _queue(
+                queue_in(
                     c,
-                    store,
                     f"digest:{account}:{day}",
                     "digest",
                     account,
@@ -285,9 +283,7 @@ def queue_news(
                     send_after,
                     now,
                 )
-            queued += _queue(
-                c, store, key, kind, account, game_id, None, None, None, send_after, now
-            )
+            queued += queue_in(c, key, kind, account, game_id, None, None, None, send_after, now)
     return queued
 
 
