@@ -124,7 +124,7 @@ def test_the_running_clock_counts_down_and_the_policy_is_said(site: Server, page
     expect(policy).to_contain_text("a bot plays for")
 
 
-# A view as the server sends it past a seat's clock (the contract's fields): Anna's
+# A view as the server sends it past a seat's clock (the protocol's fields): Anna's
 # seat is played by a stand-in, whose moves are marked, and she is told on return.
 _STAND_IN = """([n]) => {
   const c = conns.get(shown);
@@ -161,7 +161,7 @@ def test_a_stand_in_is_shown_on_the_panel_and_in_the_log_and_the_player_told(
     expect(away).to_be_visible()
     expect(away).to_have_attribute("role", "status")
     expect(away).to_contain_text("While you were away, a bot made 3 moves for you.")
-    # The clocks of the contract: the bank and the vacation spent, the other seat's bank.
+    # The clocks of the protocol: the bank and the vacation spent, the other seat's bank.
     expect(panel.locator(".seat-clock")).to_have_text("0:00")
     expect(panel.locator(".seat-clock")).to_have_class(re.compile(r"\burgent\b"))
     expect(page.locator("#players li.seat1 .seat-clock")).to_have_text("8:32")
