@@ -190,7 +190,9 @@ async def _seat_client(
                         await asyncio.sleep(1 / 30)
                         fresh = True
         except TimeoutError:
-            if time.monotonic() < deadline:
+            # The run's end comes as the loop's deadline, converted from `deadline` by
+            # two clock readings: it may fire a hair before `deadline` by this clock.
+            if time.monotonic() < deadline - 1.0:
                 raise  # the reply's 30 s, not the run's end
     return accepted, ended
 
