@@ -439,46 +439,38 @@ def queue_reset(store: Store, account_id: str, mail: Mail) -> None:
 def use_token(store: Store, token: str, purpose: str, now: float) -> dict[str, Any] | None:
     """Spend a mailed token: its row if it was this purpose's, unused and not expired
     (and is now used), else None."""
-    h = _sha(token)
     with store.write() as c:
-        row = (
-            c.execute(
-                sa.select(tokens).where(
-                    tokens.c.hash == h,
-                    tokens.c.purpose == purpose,
-                    tokens.c.used.is_(None),
-                    tokens.c.expires > now,
-                )
+        return _spend(c, token, purpose, now)
+
+
+def _spend(c: Connection, token: str, purpose: str, now: float) -> dict[str, Any] | None:
+    """`use_token` in the transaction of `c`."""
+    h = _sha(token)
+    row = (
+        c.execute(
+            sa.select(tokens).where(
+                tokens.c.hash == h,
+                tokens.c.purpose == purpose,
+                tokens.c.used.is_(None),
+                tokens.c.expires > now,
             )
-            .mappings()
-            .first()
         )
-        if row is None:
-            return None
-        c.execute(tokens.update().where(tokens.c.hash == h).values(used=now))
-        return dict(row)
+        .mappings()
+        .first()
+    )
+    if row is None:
+        return None
+    c.execute(tokens.update().where(tokens.c.hash == h).values(used=now))
+    return dict(row)
 
 
 def verify_email(store: Store, token: str, now: float) -> bool:
     """Mark the address a verification token was sent to verified, if it is still the
     account's address."""
-    h = _sha(token)
     with store.write() as c:
-        row = (
-            c.execute(
-                sa.select(tokens).where(
-                    tokens.c.hash == h,
-                    tokens.c.purpose == "verify",
-                    tokens.c.used.is_(None),
-                    tokens.c.expires > now,
-                )
-            )
-            .mappings()
-            .first()
-        )
+        row = _spend(c, token, "verify", now)
         if row is None:
             return False
-        c.execute(tokens.update().where(tokens.c.hash == h).values(used=now))
         done = c.execute(
             accounts.update()
             .where(accounts.c.id == row["account_id"], accounts.c.email == row["email"])
